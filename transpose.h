@@ -617,6 +617,13 @@ static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
     return TPOSE_KERNEL_NAIVE;
 }
 
+/* The entry point AUTO runs for this shape and element size: for internal callers (the
+   in-place routines) that already validated their arguments and built a job. Never NULL. */
+static tposei_run_fn tposei_auto_run(size_t rows, size_t cols, size_t esize)
+{
+    return tposei_kernel_table[tposei_auto_choice(rows, cols, esize)].pick(esize);
+}
+
 /* ======================================================================================== */
 // >>api
 /* ======================================================================================== */
@@ -724,8 +731,8 @@ TPOSE_API tpose_status tpose_matrix_with(tpose_kernel kernel, void *dst, size_t 
     if ((unsigned)kernel >= (unsigned)TPOSE_KERNEL_COUNT) return TPOSE_ERR_ARG;
     st = tposei_validate(&job, &empty, dst, dst_ld, src, src_ld, rows, cols, esize);
     if (st != TPOSE_OK || empty) return st;
-    if (kernel == TPOSE_KERNEL_AUTO) kernel = tposei_auto_choice(rows, cols, esize);
-    run = tposei_kernel_table[kernel].pick(esize);
+    run = kernel == TPOSE_KERNEL_AUTO ? tposei_auto_run(rows, cols, esize)
+                                      : tposei_kernel_table[kernel].pick(esize);
     if (run == NULL) return TPOSE_ERR_UNSUPPORTED;
     run(&job);
     return TPOSE_OK;
