@@ -242,6 +242,26 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best);
 
 #define TPOSEI_CACHE_LINE 64
 
+/* SIMD availability, decided here and nowhere else: 1 when this compiler can build the
+   kernels of that ISA for this target (whether the CPU runs them is asked at run time).
+   x86-64 with GCC or Clang: SSE2 is the baseline, AVX2 and AVX-512 are compiled with
+   __attribute__((target)) and dispatched through CPUID. NEON has no kernels yet. */
+#if !defined(TPOSE_NO_SIMD) && defined(__x86_64__) &&                                      \
+    ((defined(__clang__) && __clang_major__ >= 6) || (!defined(__clang__) && __GNUC__ >= 7))
+#define TPOSEI_HAVE_SSE2 1
+#define TPOSEI_HAVE_AVX2 1
+#define TPOSEI_HAVE_AVX512 1
+#else
+#define TPOSEI_HAVE_SSE2 0
+#define TPOSEI_HAVE_AVX2 0
+#define TPOSEI_HAVE_AVX512 0
+#endif
+#if !defined(TPOSE_NO_SIMD) && (defined(__aarch64__) || defined(__ARM_NEON))
+#define TPOSEI_HAVE_NEON 1
+#else
+#define TPOSEI_HAVE_NEON 0
+#endif
+
 /* A byte loop the optimiser cannot turn back into a libc memcpy call (volatile source),
    used only for odd element sizes under TPOSE_NO_STDLIB without GCC builtins. */
 static inline void tposei_copy_bytes(unsigned char *dst, const unsigned char *src, size_t n)
@@ -251,6 +271,14 @@ static inline void tposei_copy_bytes(unsigned char *dst, const unsigned char *sr
 }
 
 TPOSEI_FORCE_INLINE size_t tposei_min(size_t a, size_t b) { return a < b ? a : b; }
+
+/* *out = a * b, or 0 on overflow. */
+TPOSEI_FORCE_INLINE int tposei_mul(size_t a, size_t b, size_t *out)
+{
+    if (b != 0 && a > (size_t)-1 / b) return 0;
+    *out = a * b;
+    return 1;
+}
 
 /* 1 on a little-endian host. A constant after optimisation; a run-time test otherwise, so
    the SWAR masks are right on any byte order without a configuration macro. */
@@ -572,6 +600,16 @@ static tposei_run_fn tposei_none_pick(size_t esize)
     return NULL;
 }
 
+#if TPOSEI_HAVE_SSE2
+#include "transpose_simd.h" /* >>cpu, x86 kernels and drivers, tposei_*_pick */
+#else
+#define tposei_sse2_pick tposei_none_pick
+#define tposei_avx2_pick tposei_none_pick
+#define tposei_avx2_stream_pick tposei_none_pick
+#define tposei_avx512_pick tposei_none_pick
+#define tposei_avx512_stream_pick tposei_none_pick
+#endif
+
 typedef tposei_run_fn (*tposei_pick_fn)(size_t esize);
 
 typedef struct tposei_kernel_entry {
@@ -585,33 +623,45 @@ static const tposei_kernel_entry tposei_kernel_table[TPOSE_KERNEL_COUNT] = {
     {"blocked", tposei_blocked_pick},
     {"prefetch", tposei_prefetch_pick},
     {"swar", tposei_swar_pick},
-    {"sse2", tposei_none_pick},
-    {"avx2", tposei_none_pick},
-    {"avx2-stream", tposei_none_pick},
-    {"avx512", tposei_none_pick},
-    {"avx512-stream", tposei_none_pick},
+    {"sse2", tposei_sse2_pick},
+    {"avx2", tposei_avx2_pick},
+    {"avx2-stream", tposei_avx2_stream_pick},
+    {"avx512", tposei_avx512_pick},
+    {"avx512-stream", tposei_avx512_stream_pick},
     {"neon", tposei_none_pick},
 };
 
-/* AUTO's preference, best first, by element size; measured with bench/tpose-bench on the
-   reference machine (README.md): SWAR tiles win for 1, 2 and 4 bytes at every size,
-   prefetching blocks win for wider elements. */
+/* Destination bytes above which AUTO prefers the streaming kernels: the whole matrix no
+   longer stays in this core's share of the last-level cache, so the destination lines would
+   be evicted anyway and their reads for ownership are pure cost (measured, README.md). */
+#define TPOSEI_STREAM_ABOVE ((size_t)8 << 20)
+
+/* AUTO's preference, best first, by element size and size class; measured with
+   bench/tpose-bench on the reference machine (README.md). The SIMD kernels come first for
+   the sizes they support (the table returns NULL for the others, and on CPUs without them);
+   then SWAR tiles for 1, 2 and 4 bytes, prefetching blocks for wider elements. */
 static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
 {
-    static const tpose_kernel narrow[] = {TPOSE_KERNEL_SWAR, TPOSE_KERNEL_PREFETCH,
-                                          TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
-    static const tpose_kernel wide[] = {TPOSE_KERNEL_PREFETCH, TPOSE_KERNEL_BLOCKED,
-                                        TPOSE_KERNEL_NAIVE};
-    const int is_narrow = esize == 1 || esize == 2 || esize == 4;
-    const tpose_kernel *order = is_narrow ? narrow : wide;
-    const size_t count = is_narrow ? sizeof narrow / sizeof *narrow : sizeof wide / sizeof *wide;
-    size_t i;
-    (void)rows;
-    (void)cols;
+    static const tpose_kernel small[] = {
+        TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX512_STREAM, TPOSE_KERNEL_AVX2,
+        TPOSE_KERNEL_AVX2_STREAM, TPOSE_KERNEL_SSE2, TPOSE_KERNEL_SWAR,
+        TPOSE_KERNEL_PREFETCH, TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
+    static const tpose_kernel large[] = {
+        TPOSE_KERNEL_AVX512_STREAM, TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2_STREAM,
+        TPOSE_KERNEL_AVX2, TPOSE_KERNEL_SSE2, TPOSE_KERNEL_SWAR,
+        TPOSE_KERNEL_PREFETCH, TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
+    const size_t count = sizeof small / sizeof *small;
+    const int narrow = esize == 1 || esize == 2 || esize == 4;
+    const tpose_kernel *order = small;
+    size_t i, bytes;
     if (esize == 0) return TPOSE_KERNEL_NAIVE;
+    if (tposei_mul(rows, cols, &bytes) && tposei_mul(bytes, esize, &bytes) &&
+        bytes > TPOSEI_STREAM_ABOVE)
+        order = large;
     for (i = 0; i < count; i++) {
         const int allowed = tposei_kernel_ceiling == TPOSE_KERNEL_AUTO ||
                             order[i] <= tposei_kernel_ceiling;
+        if (order[i] == TPOSE_KERNEL_SWAR && !narrow) continue;
         if (allowed && tposei_kernel_table[order[i]].pick(esize)) return order[i];
     }
     return TPOSE_KERNEL_NAIVE;
@@ -627,14 +677,6 @@ static tposei_run_fn tposei_auto_run(size_t rows, size_t cols, size_t esize)
 /* ======================================================================================== */
 // >>api
 /* ======================================================================================== */
-
-/* *out = a * b, or 0 on overflow. */
-TPOSEI_FORCE_INLINE int tposei_mul(size_t a, size_t b, size_t *out)
-{
-    if (b != 0 && a > (size_t)-1 / b) return 0;
-    *out = a * b;
-    return 1;
-}
 
 /* Bytes from the first to one past the last element of a rows x cols matrix with leading
    dimension ld: ((rows - 1) * ld + cols) * esize. 0 on overflow. */
