@@ -377,10 +377,11 @@ TPOSEI_AVX512_INLINE __m512i tposei_avx512_gather4(const unsigned char *s, size_
 
 /* A 4n x 4n tile, n = 16/esize, as four column quarters of n elements: vector k holds
    source rows k, n+k, 2n+k, 3n+k in its lanes; after the network vector j is one whole
-   destination row (64 bytes) of the quarter. */
+   destination row (64 bytes) of the quarter. With `nt` those rows are stored non-temporally
+   and must start on a cache line. */
 TPOSEI_AVX512_INLINE void tposei_avx512_tile(unsigned char *dst, size_t dst_stride,
                                              const unsigned char *src, size_t src_stride,
-                                             size_t esize)
+                                             size_t esize, int nt)
 {
     const unsigned n = (unsigned)(16 / esize);
     unsigned g, k;
@@ -393,15 +394,32 @@ TPOSEI_AVX512_INLINE void tposei_avx512_tile(unsigned char *dst, size_t dst_stri
         for (k = 0; k < n; k++) x[k] = tposei_avx512_gather4(s + k * src_stride, n * src_stride);
         if (n > 1) tposei_avx512_net(x, esize);
         TPOSEI_UNROLL
-        for (k = 0; k < n; k++) _mm512_storeu_si512((void *)(d + k * dst_stride), x[k]);
+        for (k = 0; k < n; k++) {
+            if (nt)
+                _mm512_stream_si512((__m512i *)(d + k * dst_stride), x[k]); /* whole line */
+            else
+                _mm512_storeu_si512((void *)(d + k * dst_stride), x[k]);
+        }
     }
 }
 
-TPOSEI_TILE_KERNEL(tposei_u8_64x64_avx512, TPOSEI_AVX512_INLINE, tposei_avx512_tile, 1)
-TPOSEI_TILE_KERNEL(tposei_u16_32x32_avx512, TPOSEI_AVX512_INLINE, tposei_avx512_tile, 2)
-TPOSEI_TILE_KERNEL(tposei_u32_16x16_avx512, TPOSEI_AVX512_INLINE, tposei_avx512_tile, 4)
-TPOSEI_TILE_KERNEL(tposei_u64_8x8_avx512, TPOSEI_AVX512_INLINE, tposei_avx512_tile, 8)
-TPOSEI_TILE_KERNEL(tposei_u128_4x4_avx512, TPOSEI_AVX512_INLINE, tposei_avx512_tile, 16)
+#define TPOSEI_AVX512_KERNELS(name, esize)                                                  \
+    TPOSEI_AVX512_INLINE void name(unsigned char *dst, size_t dst_stride,                   \
+                                   const unsigned char *src, size_t src_stride)             \
+    {                                                                                       \
+        tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 0);                     \
+    }                                                                                       \
+    TPOSEI_AVX512_INLINE void name##_nt(unsigned char *dst, size_t dst_stride,              \
+                                        const unsigned char *src, size_t src_stride)        \
+    {                                                                                       \
+        tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 1);                     \
+    }
+TPOSEI_AVX512_KERNELS(tposei_u8_64x64_avx512, 1)
+TPOSEI_AVX512_KERNELS(tposei_u16_32x32_avx512, 2)
+TPOSEI_AVX512_KERNELS(tposei_u32_16x16_avx512, 4)
+TPOSEI_AVX512_KERNELS(tposei_u64_8x8_avx512, 8)
+TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
+#undef TPOSEI_AVX512_KERNELS
 
 /* ======================================================================================== */
 // >>drivers
@@ -473,105 +491,161 @@ TPOSEI_FORCE_INLINE void tposei_stream_fence(void) { _mm_sfence(); }
 
 typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size_t bytes);
 
-/* Read prefetch into every cache level: the lines are read within a few blocks. */
-#define TPOSEI_PREFETCH_T0(p) __builtin_prefetch((const void *)(p), 0, 3)
+/* Read prefetch into L2 (PREFETCHT1): a panel is read one panel later, too late for L1. */
+#define TPOSEI_PREFETCH_L2(p) __builtin_prefetch((const void *)(p), 0, 2)
 
-/* Geometry of a SIMD run: bands of `band` source rows (one destination line or more),
-   blocks of `bcols` source columns; the block `ahead` blocks later is prefetched. */
+/* Geometry of a SIMD run: bands of `band` source rows (whole destination lines), blocks of
+   `bcols` source columns (one stream-buffer fill), panels of `pcols` source columns: the
+   unit of prefetch. */
 typedef struct tposei_geom {
-    size_t band, bcols, ahead;
-    size_t nbc; /* blocks per band */
+    size_t band, bcols, pcols;
 } tposei_geom;
 
-/* How many bytes of the destination a band covers: 64 (one line) measured best for the
-   blocks streamed from L1; the source side of a block is as wide. */
-TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(const tposei_job *job, size_t esize,
-                                                 size_t tile)
+/* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
+   on the reference machine (README.md): in-cache runs want small blocks; runs from memory
+   want long runs on both sides, 16 lines of destination and 4 of source, so each DRAM page
+   opened serves several lines (0.37x memcpy with one-line blocks, 0.60x with these at
+   N = 16448 bytes); the buffered stream mode keeps its buffer (bcols rows of band bytes) at
+   32 KiB, inside L1. */
+enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_BUFFER };
+
+TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int mode)
 {
     tposei_geom g;
     const size_t line = TPOSEI_CACHE_LINE / esize ? TPOSEI_CACHE_LINE / esize : 1;
-    g.band = line > tile ? line : tile;
-    g.bcols = g.band;
-    g.ahead = 4;
-    g.nbc = (job->cols + g.bcols - 1) / g.bcols;
+    const size_t unit = line > tile ? line : tile;
+    g.band = mode == TPOSEI_GEOM_CACHE ? unit : mode == TPOSEI_GEOM_DIRECT ? 16 * unit : 8 * unit;
+    g.bcols = mode == TPOSEI_GEOM_DIRECT ? 4 * unit : unit;
+    g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * g.bcols : g.bcols;
     return g;
 }
 
-/* Prefetches the source rows [first, last) of the block `ahead` blocks after block
-   (rbi, cbi) in the driver's order. */
-TPOSEI_FORCE_INLINE void tposei_prefetch_ahead(const tposei_job *job, const tposei_geom *g,
-                                               size_t rbi, size_t cbi, size_t esize,
-                                               size_t first, size_t last)
+/* The prefetch cursor: walks the panel after the one being transposed row by row, line by
+   line, so the hardware sees a few long runs instead of one line from each of many rows, and
+   the panel waits in L2 (reference 004's next-block prefetch, one panel ahead). */
+typedef struct tposei_pf {
+    size_t rb, cb;      /* source origin of the panel being prefetched */
+    size_t rows, bytes; /* its extent */
+    size_t r, o;        /* next row, byte offset in that row */
+} tposei_pf;
+
+TPOSEI_FORCE_INLINE void tposei_pf_panel(tposei_pf *pf, const tposei_job *job,
+                                         const tposei_geom *g, size_t rb, size_t cb,
+                                         size_t esize)
 {
-    const size_t target = rbi * g->nbc + cbi + g->ahead;
-    const size_t rb = (target / g->nbc) * g->band, cb = (target % g->nbc) * g->bcols;
-    size_t r, o, bytes;
-    if (rb >= job->rows) return;
-    last = tposei_min(last, job->rows - rb);
-    bytes = tposei_min(g->bcols, job->cols - cb) * esize;
-    for (r = first; r < last; r++) {
-        const unsigned char *row = job->src + (rb + r) * job->src_stride + cb * esize;
-        for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_PREFETCH_T0(row + o);
-        TPOSEI_PREFETCH_T0(row + bytes - 1);
+    if (cb >= job->cols) {
+        rb += g->band;
+        cb = 0;
+    }
+    pf->rb = rb;
+    pf->cb = cb;
+    pf->rows = rb < job->rows ? tposei_min(g->band, job->rows - rb) : 0;
+    pf->bytes = tposei_min(g->pcols, job->cols - cb) * esize;
+    pf->r = 0;
+    pf->o = 0;
+}
+
+/* Issues `n` prefetches from the cursor, moving on to the next panel when one is done. */
+TPOSEI_FORCE_INLINE void tposei_pf_step(tposei_pf *pf, const tposei_job *job,
+                                        const tposei_geom *g, size_t n, size_t esize)
+{
+    for (; n > 0 && pf->rows > 0; n--) {
+        TPOSEI_PREFETCH_L2(job->src + (pf->rb + pf->r) * job->src_stride + pf->cb * esize +
+                           pf->o);
+        pf->o += TPOSEI_CACHE_LINE;
+        if (pf->o < pf->bytes) continue;
+        pf->o = 0;
+        if (++pf->r == pf->rows) tposei_pf_panel(pf, job, g, pf->rb, pf->cb + g->pcols, esize);
     }
 }
 
 /* One br x bc block at source (rb, cb), written to `out` (the destination, or the stream
    buffer) with row stride `os`: full tiles through `kernel`, the right and bottom strips
-   through the scalar edge routine; each tile band also prefetches its share of the rows of
-   the block `ahead` blocks later. */
+   through the scalar edge routine; each tile also advances the prefetch cursor by as many
+   lines as it reads. */
 TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_geom *g,
-                                           size_t rbi, size_t cbi, size_t br, size_t bc,
-                                           size_t esize, size_t tile, tposei_tile_fn kernel,
-                                           unsigned char *out, size_t os)
+                                           tposei_pf *pf, size_t rb, size_t cb, size_t br,
+                                           size_t bc, size_t esize, size_t tile,
+                                           tposei_tile_fn kernel, unsigned char *out,
+                                           size_t os)
 {
     const size_t ss = job->src_stride;
-    const unsigned char *src = job->src + rbi * g->band * ss + cbi * g->bcols * esize;
+    const unsigned char *src = job->src + rb * ss + cb * esize;
     const size_t full_r = br - br % tile, full_c = bc - bc % tile;
-    const size_t share = (g->band + full_r / tile) / (full_r / tile + 1);
+    const size_t lines = tile * ((tile * esize + TPOSEI_CACHE_LINE - 1) / TPOSEI_CACHE_LINE);
     size_t r, c;
     for (r = 0; r < full_r; r += tile) {
-        tposei_prefetch_ahead(job, g, rbi, cbi, esize, r / tile * share, r / tile * share + share);
-        if (tile == 1) {
-            tposei_any_block(out + r * esize, os, src + r * ss, ss, 1, bc, esize);
-            continue;
+        for (c = 0; c < full_c; c += tile) {
+            tposei_pf_step(pf, job, g, lines, esize);
+            if (tile == 1)
+                tposei_move(out + c * os + r * esize, src + r * ss + c * esize, esize);
+            else
+                kernel(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
         }
-        for (c = 0; c < full_c; c += tile) kernel(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
     }
-    tposei_prefetch_ahead(job, g, rbi, cbi, esize, full_r / tile * share, g->band);
-    tposei_any_block(out + full_c * os, os, src + full_c * esize, ss, full_r, bc - full_c, esize);
-    tposei_any_block(out + full_r * esize, os, src + full_r * ss, ss, br - full_r, bc, esize);
+    tposei_pf_step(pf, job, g, (br * bc - full_r * full_c) * esize / TPOSEI_CACHE_LINE, esize);
+    if (full_c < bc)
+        tposei_any_block(out + full_c * os, os, src + full_c * esize, ss, full_r, bc - full_c,
+                         esize);
+    if (full_r < br)
+        tposei_any_block(out + full_r * esize, os, src + full_r * ss, ss, br - full_r, bc, esize);
 }
 
-#define TPOSEI_STREAM_BUF 16384 /* bytes of the L1 block buffer: band x bcols elements */
+#define TPOSEI_STREAM_BUF 32768 /* bytes of the L1 block buffer: bcols x band elements */
 
-/* The SIMD driver: blocks band by band; with `stream`, each block is transposed into an
-   aligned L1 buffer and its destination rows leave through `stream` (whole lines
-   non-temporal), with one fence at the end. */
-TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
-                                           tposei_tile_fn kernel, tposei_row_fn stream)
+/* Walks the blocks band by band: each block goes to `out` at (rb, cb) (the destination,
+   or with `stream` the L1 buffer, whose rows then leave through `stream`). */
+TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_geom *g,
+                                          size_t esize, size_t tile, tposei_tile_fn kernel,
+                                          tposei_row_fn stream, unsigned char *buf)
 {
-    const tposei_geom g = tposei_simd_geom(job, esize, tile);
-    unsigned char raw[TPOSEI_STREAM_BUF + TPOSEI_CACHE_LINE];
-    unsigned char *buf = raw + (-(uintptr_t)raw & (TPOSEI_CACHE_LINE - 1));
-    const size_t bs = g.band * esize; /* buffer row stride */
-    size_t rbi, cbi, i;
-    TPOSE_ASSERT(g.band * g.bcols * esize <= TPOSEI_STREAM_BUF);
-    for (rbi = 0; rbi * g.band < job->rows; rbi++) {
-        const size_t rb = rbi * g.band, br = tposei_min(g.band, job->rows - rb);
-        for (cbi = 0; cbi < g.nbc; cbi++) {
-            const size_t cb = cbi * g.bcols, bc = tposei_min(g.bcols, job->cols - cb);
+    const size_t bs = g->band * esize; /* buffer row stride */
+    size_t rb, cb, i;
+    tposei_pf pf;
+    tposei_pf_panel(&pf, job, g, 0, g->pcols, esize);
+    for (rb = 0; rb < job->rows; rb += g->band) {
+        const size_t br = tposei_min(g->band, job->rows - rb);
+        for (cb = 0; cb < job->cols; cb += g->bcols) {
+            const size_t bc = tposei_min(g->bcols, job->cols - cb);
             unsigned char *dst = job->dst + cb * job->dst_stride + rb * esize;
             if (!stream) {
-                tposei_simd_block(job, &g, rbi, cbi, br, bc, esize, tile, kernel, dst,
+                tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, dst,
                                   job->dst_stride);
                 continue;
             }
-            tposei_simd_block(job, &g, rbi, cbi, br, bc, esize, tile, kernel, buf, bs);
+            tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, buf, bs);
             for (i = 0; i < bc; i++) stream(dst + i * job->dst_stride, buf + i * bs, br * esize);
         }
     }
-    if (stream) tposei_stream_fence();
+}
+
+/* The SIMD driver. Without `stream`: blocks sized for the caches, stored in place. With it:
+   when `kernel_nt` exists and every destination row starts on a cache line, tiles store
+   their whole lines non-temporally straight from registers; otherwise each block is
+   transposed into an aligned L1 buffer whose rows leave through `stream` (aligned middle
+   streamed, edges stored). One fence per call. */
+TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
+                                           tposei_tile_fn kernel, tposei_tile_fn kernel_nt,
+                                           tposei_row_fn stream)
+{
+    unsigned char raw[TPOSEI_STREAM_BUF + TPOSEI_CACHE_LINE];
+    unsigned char *buf = raw + (-(uintptr_t)raw & (TPOSEI_CACHE_LINE - 1));
+    const int aligned = ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0;
+    tposei_geom g;
+    if (!stream) {
+        g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_CACHE);
+        tposei_simd_walk(job, &g, esize, tile, kernel, NULL, NULL);
+        return;
+    }
+    if (kernel_nt && aligned) {
+        g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_DIRECT);
+        tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, NULL);
+    } else {
+        g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
+        TPOSE_ASSERT(g.band * g.bcols * esize <= TPOSEI_STREAM_BUF);
+        tposei_simd_walk(job, &g, esize, tile, kernel, stream, buf);
+    }
+    tposei_stream_fence();
 }
 
 /* ======================================================================================== */
@@ -579,51 +653,51 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
 /* ======================================================================================== */
 
 /* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
-#define TPOSEI_SIMD_RUN(name, attr, esize, tile, kernel, stream)                            \
+#define TPOSEI_SIMD_RUN(name, attr, esize, tile, kernel, kernel_nt, stream)                 \
     static attr void name(const tposei_job *job)                                           \
     {                                                                                      \
-        tposei_simd_drive(job, esize, tile, kernel, stream);                               \
+        tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                    \
     }
 
-TPOSEI_SIMD_RUN(tposei_sse2_e1, , 1, 16, tposei_u8_16x16_sse2, NULL)
-TPOSEI_SIMD_RUN(tposei_sse2_e2, , 2, 8, tposei_u16_8x8_sse2, NULL)
-TPOSEI_SIMD_RUN(tposei_sse2_e4, , 4, 4, tposei_u32_4x4_sse2, NULL)
-TPOSEI_SIMD_RUN(tposei_sse2_e8, , 8, 2, tposei_u64_2x2_sse2, NULL)
-TPOSEI_SIMD_RUN(tposei_sse2_e16, , 16, 1, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e1, , 1, 16, tposei_u8_16x16_sse2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e2, , 2, 8, tposei_u16_8x8_sse2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e4, , 4, 4, tposei_u32_4x4_sse2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e8, , 8, 2, tposei_u64_2x2_sse2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e16, , 16, 1, NULL, NULL, NULL)
 
-TPOSEI_SIMD_RUN(tposei_avx2_e1, TPOSEI_AVX2_FN, 1, 32, tposei_u8_32x32_avx2, NULL)
-TPOSEI_SIMD_RUN(tposei_avx2_e2, TPOSEI_AVX2_FN, 2, 16, tposei_u16_16x16_avx2, NULL)
-TPOSEI_SIMD_RUN(tposei_avx2_e4, TPOSEI_AVX2_FN, 4, 8, tposei_u32_8x8_avx2, NULL)
-TPOSEI_SIMD_RUN(tposei_avx2_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2, NULL)
-TPOSEI_SIMD_RUN(tposei_avx2_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e1, TPOSEI_AVX2_FN, 1, 32, tposei_u8_32x32_avx2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e2, TPOSEI_AVX2_FN, 2, 16, tposei_u16_16x16_avx2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e4, TPOSEI_AVX2_FN, 4, 8, tposei_u32_8x8_avx2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2, NULL, NULL)
 
 TPOSEI_SIMD_RUN(tposei_avx2s_e1, TPOSEI_AVX2_FN, 1, 32, tposei_u8_32x32_avx2,
-                tposei_stream_row_avx2)
+                NULL, tposei_stream_row_avx2)
 TPOSEI_SIMD_RUN(tposei_avx2s_e2, TPOSEI_AVX2_FN, 2, 16, tposei_u16_16x16_avx2,
-                tposei_stream_row_avx2)
+                NULL, tposei_stream_row_avx2)
 TPOSEI_SIMD_RUN(tposei_avx2s_e4, TPOSEI_AVX2_FN, 4, 8, tposei_u32_8x8_avx2,
-                tposei_stream_row_avx2)
+                NULL, tposei_stream_row_avx2)
 TPOSEI_SIMD_RUN(tposei_avx2s_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2,
-                tposei_stream_row_avx2)
+                NULL, tposei_stream_row_avx2)
 TPOSEI_SIMD_RUN(tposei_avx2s_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2,
-                tposei_stream_row_avx2)
+                NULL, tposei_stream_row_avx2)
 
-TPOSEI_SIMD_RUN(tposei_avx512_e1, TPOSEI_AVX512_FN, 1, 64, tposei_u8_64x64_avx512, NULL)
-TPOSEI_SIMD_RUN(tposei_avx512_e2, TPOSEI_AVX512_FN, 2, 32, tposei_u16_32x32_avx512, NULL)
-TPOSEI_SIMD_RUN(tposei_avx512_e4, TPOSEI_AVX512_FN, 4, 16, tposei_u32_16x16_avx512, NULL)
-TPOSEI_SIMD_RUN(tposei_avx512_e8, TPOSEI_AVX512_FN, 8, 8, tposei_u64_8x8_avx512, NULL)
-TPOSEI_SIMD_RUN(tposei_avx512_e16, TPOSEI_AVX512_FN, 16, 4, tposei_u128_4x4_avx512, NULL)
+TPOSEI_SIMD_RUN(tposei_avx512_e1, TPOSEI_AVX512_FN, 1, 64, tposei_u8_64x64_avx512, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx512_e2, TPOSEI_AVX512_FN, 2, 32, tposei_u16_32x32_avx512, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx512_e4, TPOSEI_AVX512_FN, 4, 16, tposei_u32_16x16_avx512, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx512_e8, TPOSEI_AVX512_FN, 8, 8, tposei_u64_8x8_avx512, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx512_e16, TPOSEI_AVX512_FN, 16, 4, tposei_u128_4x4_avx512, NULL, NULL)
 
 TPOSEI_SIMD_RUN(tposei_avx512s_e1, TPOSEI_AVX512_FN, 1, 64, tposei_u8_64x64_avx512,
-                tposei_stream_row_avx512)
+                tposei_u8_64x64_avx512_nt, tposei_stream_row_avx512)
 TPOSEI_SIMD_RUN(tposei_avx512s_e2, TPOSEI_AVX512_FN, 2, 32, tposei_u16_32x32_avx512,
-                tposei_stream_row_avx512)
+                tposei_u16_32x32_avx512_nt, tposei_stream_row_avx512)
 TPOSEI_SIMD_RUN(tposei_avx512s_e4, TPOSEI_AVX512_FN, 4, 16, tposei_u32_16x16_avx512,
-                tposei_stream_row_avx512)
+                tposei_u32_16x16_avx512_nt, tposei_stream_row_avx512)
 TPOSEI_SIMD_RUN(tposei_avx512s_e8, TPOSEI_AVX512_FN, 8, 8, tposei_u64_8x8_avx512,
-                tposei_stream_row_avx512)
+                tposei_u64_8x8_avx512_nt, tposei_stream_row_avx512)
 TPOSEI_SIMD_RUN(tposei_avx512s_e16, TPOSEI_AVX512_FN, 16, 4, tposei_u128_4x4_avx512,
-                tposei_stream_row_avx512)
+                tposei_u128_4x4_avx512_nt, tposei_stream_row_avx512)
 #undef TPOSEI_SIMD_RUN
 
 /* The entry point for one of the five SIMD element sizes, NULL for the others or when the
