@@ -634,7 +634,7 @@ static const tposei_kernel_entry tposei_kernel_table[TPOSE_KERNEL_COUNT] = {
 /* Destination bytes above which AUTO prefers the streaming kernels: the whole matrix no
    longer stays in this core's share of the last-level cache, so the destination lines would
    be evicted anyway and their reads for ownership are pure cost (measured, README.md). */
-#define TPOSEI_STREAM_ABOVE ((size_t)8 << 20)
+#define TPOSEI_STREAM_ABOVE ((size_t)1 << 20)
 
 /* AUTO's preference, best first, by element size and size class; measured with
    bench/tpose-bench on the reference machine (README.md). The SIMD kernels come first for

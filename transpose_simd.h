@@ -421,6 +421,66 @@ TPOSEI_AVX512_KERNELS(tposei_u64_8x8_avx512, 8)
 TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
 #undef TPOSEI_AVX512_KERNELS
 
+/* Skinny matrices (one side S <= 16 elements, the other long, the long side's matrix
+   dense): 64-byte chunks of the dense side are S vectors, and each output vector gathers
+   its 64 bytes from all S of them with VBMI two-source byte permutes, one per input pair,
+   merged under a byte mask. The index and mask tables are built once per call. */
+#define TPOSEI_SKINNY_MAX 16
+
+typedef struct tposei_skinny {
+    unsigned char idx[TPOSEI_SKINNY_MAX][TPOSEI_SKINNY_MAX / 2][64]; /* [output][pair] */
+    uint64_t mask[TPOSEI_SKINNY_MAX][TPOSEI_SKINNY_MAX / 2];       /* bytes from that pair */
+    size_t s;                                                          /* short side */
+} tposei_skinny;
+
+/* Byte q of output vector m comes from byte `pos` of the S input vectors laid end to end:
+   tall: the source is (64/esize) rows x S dense, output m is destination row m (source
+   column m); wide: the inputs are S source rows of 64 bytes, output m is bytes 64m.. of the
+   dense destination chunk. */
+TPOSEI_FORCE_INLINE size_t tposei_skinny_pos(size_t s, size_t esize, int tall, size_t m,
+                                             size_t q)
+{
+    const size_t d = (64 * m + q) / esize; /* wide: element of the destination chunk */
+    if (tall) return (q / esize * s + m) * esize + q % esize;
+    return (d % s) * 64 + (d / s) * esize + (64 * m + q) % esize;
+}
+
+/* Every output and input pair: vpermt2b indices (0-63 first input, 64-127 second) and the
+   mask of the bytes that pair provides. */
+static void tposei_skinny_tables(tposei_skinny *t, size_t s, size_t esize, int tall)
+{
+    size_t m, p, q;
+    t->s = s;
+    for (m = 0; m < s; m++)
+        for (p = 0; p < (s + 1) / 2; p++) {
+            uint64_t mask = 0;
+            for (q = 0; q < 64; q++) {
+                const size_t pos = tposei_skinny_pos(s, esize, tall, m, q);
+                t->idx[m][p][q] = (unsigned char)(pos % 128);
+                if (pos / 128 == p) mask |= (uint64_t)1 << q;
+            }
+            t->mask[m][p] = mask;
+        }
+}
+
+/* One chunk: S input vectors in, S output vectors out. */
+TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, const __m512i *in,
+                                            __m512i *out)
+{
+    size_t m, p;
+    for (m = 0; m < t->s; m++) {
+        __m512i acc = _mm512_setzero_si512();
+        for (p = 0; p < (t->s + 1) / 2; p++) {
+            const __m512i idx = _mm512_loadu_si512((const void *)t->idx[m][p]);
+            const __m512i hi = in[2 * p + 1 < t->s ? 2 * p + 1 : 2 * p];
+            /* bytes of output m that live in inputs 2p, 2p+1, gathered; zero elsewhere */
+            const __m512i v = _mm512_maskz_permutex2var_epi8(t->mask[m][p], in[2 * p], idx, hi);
+            acc = _mm512_or_si512(acc, v);
+        }
+        out[m] = acc;
+    }
+}
+
 /* ======================================================================================== */
 // >>drivers
 /* ======================================================================================== */
@@ -648,15 +708,76 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
     tposei_stream_fence();
 }
 
+/* 1 when the skinny path takes this job: 1, 2, 4 or 8-byte elements, a short side of at
+   most 16 whose matrix is dense, and a long side of at least 4 chunks. */
+TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
+{
+    const int tall = job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
+    const int wide = job->rows <= TPOSEI_SKINNY_MAX && job->dst_stride == job->rows * esize;
+    if (esize > 8 || (!tall && !wide)) return 0;
+    return (tall ? job->rows : job->cols) >= 4 * 64 / esize;
+}
+
+/* The skinny driver: whole chunks through the permute network, the rest through the scalar
+   edge routine. Tall: source rows i.. are one dense run, destination rows are long. Wide:
+   the mirror image. With `stream`, the stores that cover a whole line are non-temporal. */
+static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize, int stream)
+{
+    tposei_skinny t;
+    const int tall = job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
+    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
+    const size_t per = 64 / esize, full = n - n % per; /* long-side elements per chunk */
+    const size_t ss = job->src_stride, ds = job->dst_stride;
+    __m512i in[TPOSEI_SKINNY_MAX], out[TPOSEI_SKINNY_MAX];
+    size_t i, k;
+    tposei_skinny_tables(&t, s, esize, tall);
+    for (i = 0; i < full; i += per) {
+        for (k = 0; k < s; k++)
+            in[k] = _mm512_loadu_si512(
+                (const void *)(tall ? job->src + i * ss + 64 * k : job->src + k * ss + i * esize));
+        tposei_skinny_chunk(&t, in, out);
+        for (k = 0; k < s; k++) {
+            unsigned char *d = tall ? job->dst + k * ds + i * esize : job->dst + i * ds + 64 * k;
+            if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0)
+                _mm512_stream_si512((__m512i *)d, out[k]); /* a whole line */
+            else
+                _mm512_storeu_si512((void *)d, out[k]);
+        }
+    }
+    if (stream) tposei_stream_fence();
+    if (tall)
+        tposei_any_block(job->dst + full * esize, ds, job->src + full * ss, ss, n - full, s,
+                         esize);
+    else
+        tposei_any_block(job->dst + full * ds, ds, job->src + full * esize, ss, s, n - full,
+                         esize);
+}
+
 /* ======================================================================================== */
 // >>table
 /* ======================================================================================== */
 
 /* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
+/* The skinny path, where it fits and the CPU has VBMI; 1 when it ran. */
+static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
+{
+    if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI)) return 0;
+    tposei_skinny_run(job, esize, stream);
+    return 1;
+}
+
 #define TPOSEI_SIMD_RUN(name, attr, esize, tile, kernel, kernel_nt, stream)                 \
     static attr void name(const tposei_job *job)                                           \
     {                                                                                      \
         tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                    \
+    }
+
+/* AVX-512 entry points try the skinny path first. */
+#define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, stream)                     \
+    static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
+    {                                                                                      \
+        if (!tposei_try_skinny(job, esize, stream != NULL))                                \
+            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                \
     }
 
 TPOSEI_SIMD_RUN(tposei_sse2_e1, , 1, 16, tposei_u8_16x16_sse2, NULL, NULL)
@@ -682,23 +803,24 @@ TPOSEI_SIMD_RUN(tposei_avx2s_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2,
 TPOSEI_SIMD_RUN(tposei_avx2s_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2,
                 NULL, tposei_stream_row_avx2)
 
-TPOSEI_SIMD_RUN(tposei_avx512_e1, TPOSEI_AVX512_FN, 1, 64, tposei_u8_64x64_avx512, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_avx512_e2, TPOSEI_AVX512_FN, 2, 32, tposei_u16_32x32_avx512, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_avx512_e4, TPOSEI_AVX512_FN, 4, 16, tposei_u32_16x16_avx512, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_avx512_e8, TPOSEI_AVX512_FN, 8, 8, tposei_u64_8x8_avx512, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_avx512_e16, TPOSEI_AVX512_FN, 16, 4, tposei_u128_4x4_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e2, 2, 32, tposei_u16_32x32_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL)
 
-TPOSEI_SIMD_RUN(tposei_avx512s_e1, TPOSEI_AVX512_FN, 1, 64, tposei_u8_64x64_avx512,
+TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
                 tposei_u8_64x64_avx512_nt, tposei_stream_row_avx512)
-TPOSEI_SIMD_RUN(tposei_avx512s_e2, TPOSEI_AVX512_FN, 2, 32, tposei_u16_32x32_avx512,
+TPOSEI_AVX512_RUN(tposei_avx512s_e2, 2, 32, tposei_u16_32x32_avx512,
                 tposei_u16_32x32_avx512_nt, tposei_stream_row_avx512)
-TPOSEI_SIMD_RUN(tposei_avx512s_e4, TPOSEI_AVX512_FN, 4, 16, tposei_u32_16x16_avx512,
+TPOSEI_AVX512_RUN(tposei_avx512s_e4, 4, 16, tposei_u32_16x16_avx512,
                 tposei_u32_16x16_avx512_nt, tposei_stream_row_avx512)
-TPOSEI_SIMD_RUN(tposei_avx512s_e8, TPOSEI_AVX512_FN, 8, 8, tposei_u64_8x8_avx512,
+TPOSEI_AVX512_RUN(tposei_avx512s_e8, 8, 8, tposei_u64_8x8_avx512,
                 tposei_u64_8x8_avx512_nt, tposei_stream_row_avx512)
-TPOSEI_SIMD_RUN(tposei_avx512s_e16, TPOSEI_AVX512_FN, 16, 4, tposei_u128_4x4_avx512,
+TPOSEI_AVX512_RUN(tposei_avx512s_e16, 16, 4, tposei_u128_4x4_avx512,
                 tposei_u128_4x4_avx512_nt, tposei_stream_row_avx512)
 #undef TPOSEI_SIMD_RUN
+#undef TPOSEI_AVX512_RUN
 
 /* The entry point for one of the five SIMD element sizes, NULL for the others or when the
    CPU lacks `feature`. */
