@@ -845,6 +845,55 @@ TPOSEI_SIMD_PICK(tposei_avx512_pick, TPOSEI_CPU_AVX512, tposei_avx512)
 TPOSEI_SIMD_PICK(tposei_avx512_stream_pick, TPOSEI_CPU_AVX512, tposei_avx512s)
 #undef TPOSEI_SIMD_PICK
 
+/* Every SIMD micro-kernel beside its scalar twin of the same tile shape (the scalar edge
+   routine on one tile), for tests that compare them one to one. `nt`: the kernel stores
+   non-temporally and needs destination rows on cache lines. */
+typedef struct tposei_tile_entry {
+    const char *name;
+    int feature; /* TPOSEI_CPU_* the kernel needs */
+    size_t esize, tile;
+    int nt;
+    tposei_tile_fn kernel, twin;
+} tposei_tile_entry;
+
+#define TPOSEI_TWIN(esize, tile)                                                            \
+    static void tposei_twin_e##esize##_##tile(unsigned char *dst, size_t dst_stride,        \
+                                              const unsigned char *src, size_t src_stride)  \
+    {                                                                                       \
+        tposei_any_block(dst, dst_stride, src, src_stride, tile, tile, esize);              \
+    }
+TPOSEI_TWIN(1, 16) TPOSEI_TWIN(2, 8) TPOSEI_TWIN(4, 4) TPOSEI_TWIN(8, 2)
+TPOSEI_TWIN(1, 32) TPOSEI_TWIN(2, 16) TPOSEI_TWIN(4, 8) TPOSEI_TWIN(8, 4) TPOSEI_TWIN(16, 2)
+TPOSEI_TWIN(1, 64) TPOSEI_TWIN(2, 32) TPOSEI_TWIN(4, 16) TPOSEI_TWIN(8, 8) TPOSEI_TWIN(16, 4)
+#undef TPOSEI_TWIN
+
+#define TPOSEI_TILE(name, feature, esize, tile, nt, kernel)                                 \
+    {name, feature, esize, tile, nt, kernel, tposei_twin_e##esize##_##tile}
+static const tposei_tile_entry tposei_tile_table[] = {
+    TPOSEI_TILE("u8_16x16_sse2", TPOSEI_CPU_SSE2, 1, 16, 0, tposei_u8_16x16_sse2),
+    TPOSEI_TILE("u16_8x8_sse2", TPOSEI_CPU_SSE2, 2, 8, 0, tposei_u16_8x8_sse2),
+    TPOSEI_TILE("u32_4x4_sse2", TPOSEI_CPU_SSE2, 4, 4, 0, tposei_u32_4x4_sse2),
+    TPOSEI_TILE("u64_2x2_sse2", TPOSEI_CPU_SSE2, 8, 2, 0, tposei_u64_2x2_sse2),
+    TPOSEI_TILE("u8_32x32_avx2", TPOSEI_CPU_AVX2, 1, 32, 0, tposei_u8_32x32_avx2),
+    TPOSEI_TILE("u16_16x16_avx2", TPOSEI_CPU_AVX2, 2, 16, 0, tposei_u16_16x16_avx2),
+    TPOSEI_TILE("u32_8x8_avx2", TPOSEI_CPU_AVX2, 4, 8, 0, tposei_u32_8x8_avx2),
+    TPOSEI_TILE("u64_4x4_avx2", TPOSEI_CPU_AVX2, 8, 4, 0, tposei_u64_4x4_avx2),
+    TPOSEI_TILE("u128_2x2_avx2", TPOSEI_CPU_AVX2, 16, 2, 0, tposei_u128_2x2_avx2),
+    TPOSEI_TILE("u8_64x64_avx512", TPOSEI_CPU_AVX512, 1, 64, 0, tposei_u8_64x64_avx512),
+    TPOSEI_TILE("u16_32x32_avx512", TPOSEI_CPU_AVX512, 2, 32, 0, tposei_u16_32x32_avx512),
+    TPOSEI_TILE("u32_16x16_avx512", TPOSEI_CPU_AVX512, 4, 16, 0, tposei_u32_16x16_avx512),
+    TPOSEI_TILE("u64_8x8_avx512", TPOSEI_CPU_AVX512, 8, 8, 0, tposei_u64_8x8_avx512),
+    TPOSEI_TILE("u128_4x4_avx512", TPOSEI_CPU_AVX512, 16, 4, 0, tposei_u128_4x4_avx512),
+    TPOSEI_TILE("u8_64x64_avx512_nt", TPOSEI_CPU_AVX512, 1, 64, 1, tposei_u8_64x64_avx512_nt),
+    TPOSEI_TILE("u16_32x32_avx512_nt", TPOSEI_CPU_AVX512, 2, 32, 1,
+                tposei_u16_32x32_avx512_nt),
+    TPOSEI_TILE("u32_16x16_avx512_nt", TPOSEI_CPU_AVX512, 4, 16, 1,
+                tposei_u32_16x16_avx512_nt),
+    TPOSEI_TILE("u64_8x8_avx512_nt", TPOSEI_CPU_AVX512, 8, 8, 1, tposei_u64_8x8_avx512_nt),
+    TPOSEI_TILE("u128_4x4_avx512_nt", TPOSEI_CPU_AVX512, 16, 4, 1, tposei_u128_4x4_avx512_nt),
+};
+#undef TPOSEI_TILE
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
