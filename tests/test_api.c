@@ -1,0 +1,155 @@
+/* test_api.c - every status code of the out-of-place API, each checked to leave the
+   destination untouched; empty matrices; names and strings; the kernel limit. */
+#define TPOSE_IMPLEMENTATION
+#include "transpose.h"
+#include "tpose_test.h"
+
+#define BUF 4096
+static unsigned char arena[BUF], snapshot[BUF];
+
+/* Runs one call that must fail with `want` and must not change a byte of the arena. */
+static void expect_status(tpose_status want, tpose_kernel kernel, void *dst, size_t dst_ld,
+                          const void *src, size_t src_ld, size_t rows, size_t cols,
+                          size_t esize, const char *what)
+{
+    tpose_status got;
+    memcpy(snapshot, arena, BUF);
+    got = tpose_matrix_with(kernel, dst, dst_ld, src, src_ld, rows, cols, esize);
+    TT_CHECK(got == want, "%s: got %d (%s), want %d", what, (int)got, tpose_status_str(got),
+             (int)want);
+    TT_CHECK(memcmp(snapshot, arena, BUF) == 0, "%s: memory changed", what);
+    if (kernel == TPOSE_KERNEL_AUTO) {
+        got = tpose_matrix(dst, dst_ld, src, src_ld, rows, cols, esize);
+        TT_CHECK(got == want, "%s (tpose_matrix): got %d", what, (int)got);
+        TT_CHECK(memcmp(snapshot, arena, BUF) == 0, "%s (tpose_matrix): memory changed", what);
+    }
+}
+
+static void bad_arguments(void)
+{
+    unsigned char *src = arena, *dst = arena + 2048;
+    const size_t huge = (size_t)-1;
+    expect_status(TPOSE_ERR_ESIZE, TPOSE_KERNEL_AUTO, dst, 4, src, 4, 4, 4, 0, "esize 0");
+    expect_status(TPOSE_ERR_ESIZE, TPOSE_KERNEL_AUTO, NULL, 0, NULL, 0, 0, 0, 0, "esize 0, empty");
+    expect_status(TPOSE_ERR_NULL, TPOSE_KERNEL_AUTO, NULL, 4, src, 4, 4, 4, 1, "NULL dst");
+    expect_status(TPOSE_ERR_NULL, TPOSE_KERNEL_AUTO, dst, 4, NULL, 4, 4, 4, 1, "NULL src");
+    expect_status(TPOSE_ERR_LD, TPOSE_KERNEL_AUTO, dst, 4, src, 3, 4, 4, 1, "src_ld < cols");
+    expect_status(TPOSE_ERR_LD, TPOSE_KERNEL_AUTO, dst, 3, src, 4, 4, 4, 1, "dst_ld < rows");
+    expect_status(TPOSE_ERR_LD, TPOSE_KERNEL_NAIVE, dst, 5, src, 6, 5, 7, 2, "ld, naive");
+    expect_status(TPOSE_ERR_OVERFLOW, TPOSE_KERNEL_AUTO, dst, huge, src, huge, huge, huge, 1,
+                  "rows * cols overflows");
+    expect_status(TPOSE_ERR_OVERFLOW, TPOSE_KERNEL_AUTO, dst, huge / 4, src, huge / 4, huge / 4,
+                  2, 8, "extent * esize overflows");
+    expect_status(TPOSE_ERR_OVERFLOW, TPOSE_KERNEL_AUTO, dst, 2, src, huge, 2, 2, 1,
+                  "src_ld * rows overflows");
+    expect_status(TPOSE_ERR_OVERFLOW, TPOSE_KERNEL_AUTO, dst, huge / 2, src, 2, 2, 2, 4,
+                  "dst_ld * esize overflows");
+    expect_status(TPOSE_ERR_OVERFLOW, TPOSE_KERNEL_AUTO, dst, 1, src, 1, 1, 1, huge - 8,
+                  "extent fits size_t but runs past the address space");
+    expect_status(TPOSE_ERR_ARG, (tpose_kernel)TPOSE_KERNEL_COUNT, dst, 4, src, 4, 4, 4, 1,
+                  "kernel id past the enum");
+    expect_status(TPOSE_ERR_ARG, (tpose_kernel)-1, dst, 4, src, 4, 4, 4, 1, "negative kernel");
+}
+
+static void overlapping_buffers(void)
+{
+    unsigned char *a = arena + 100;
+    expect_status(TPOSE_ERR_OVERLAP, TPOSE_KERNEL_AUTO, a, 8, a, 8, 8, 8, 1, "same buffer");
+    expect_status(TPOSE_ERR_OVERLAP, TPOSE_KERNEL_AUTO, a + 63, 8, a, 8, 8, 8, 1,
+                  "dst starts on the last source byte");
+    expect_status(TPOSE_ERR_OVERLAP, TPOSE_KERNEL_AUTO, a, 8, a + 63, 8, 8, 8, 1,
+                  "src starts on the last destination byte");
+    expect_status(TPOSE_ERR_OVERLAP, TPOSE_KERNEL_BLOCKED, a + 20, 100, a, 100, 3, 3, 4,
+                  "dst starts in a gap between source rows");
+    expect_status(TPOSE_ERR_OVERLAP, TPOSE_KERNEL_AUTO, a + 8, 3, a, 2, 3, 2, 4,
+                  "overlap by one element, esize 4");
+}
+
+/* Adjacent but disjoint buffers are fine, in both orders. */
+static void touching_buffers(void)
+{
+    unsigned char *a = arena + 100;
+    unsigned char want[64];
+    TT_CHECK(tpose_matrix(a + 64, 8, a, 8, 8, 8, 1) == TPOSE_OK, "dst right after src");
+    tt_reference(want, 8, a, 8, 8, 8, 1);
+    TT_CHECK(memcmp(want, a + 64, 64) == 0, "dst right after src: wrong bytes");
+    TT_CHECK(tpose_matrix(a, 8, a + 64, 8, 8, 8, 1) == TPOSE_OK, "dst right before src");
+}
+
+/* Unsupported kernels say so and write nothing; every supported one accepts the call. */
+static void unsupported_kernels(void)
+{
+    unsigned char *src = arena, *dst = arena + 2048;
+    int k;
+    size_t e;
+    for (k = 1; k < (int)TPOSE_KERNEL_COUNT; k++)
+        for (e = 1; e <= 24; e++) {
+            const int ok = tpose_kernel_supported((tpose_kernel)k, e);
+            if (ok) continue;
+            expect_status(TPOSE_ERR_UNSUPPORTED, (tpose_kernel)k, dst, 5, src, 6, 5, 6, e,
+                          tpose_kernel_name((tpose_kernel)k));
+        }
+    for (k = TPOSE_KERNEL_NAIVE; k <= TPOSE_KERNEL_SWAR; k++)
+        for (e = 1; e <= 40; e++)
+            TT_CHECK(tpose_kernel_supported((tpose_kernel)k, e), "portable %s, esize %zu",
+                     tpose_kernel_name((tpose_kernel)k), e);
+    TT_CHECK(!tpose_kernel_supported(TPOSE_KERNEL_NAIVE, 0), "esize 0 supported");
+    TT_CHECK(!tpose_kernel_supported(TPOSE_KERNEL_COUNT, 1), "id past the enum supported");
+    TT_CHECK(tpose_kernel_supported(TPOSE_KERNEL_AUTO, 7), "auto");
+}
+
+/* Zero rows or columns: a no-op that accepts NULL pointers and any leading dimension. */
+static void empty_matrices(void)
+{
+    int k;
+    memcpy(snapshot, arena, BUF);
+    for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++) {
+        TT_CHECK(tpose_matrix_with((tpose_kernel)k, NULL, 0, NULL, 0, 0, 5, 4) == TPOSE_OK,
+                 "0 rows, %s", tpose_kernel_name((tpose_kernel)k));
+        TT_CHECK(tpose_matrix_with((tpose_kernel)k, arena, 0, arena, 0, 5, 0, 1) == TPOSE_OK,
+                 "0 cols, %s", tpose_kernel_name((tpose_kernel)k));
+    }
+    TT_CHECK(memcmp(snapshot, arena, BUF) == 0, "empty matrices wrote memory");
+}
+
+static void names_and_strings(void)
+{
+    int s, k;
+    for (s = -10; s <= 2; s++) {
+        const char *str = tpose_status_str((tpose_status)s);
+        TT_CHECK(str != NULL && str[0] != '\0', "status %d", s);
+    }
+    TT_CHECK(strcmp(tpose_status_str(TPOSE_OK), "ok") == 0, "ok string");
+    for (k = -1; k <= (int)TPOSE_KERNEL_COUNT; k++)
+        TT_CHECK(tpose_kernel_name((tpose_kernel)k) != NULL, "kernel %d name", k);
+    TT_CHECK(strcmp(tpose_kernel_name(TPOSE_KERNEL_AVX2_STREAM), "avx2-stream") == 0, "name");
+    TT_CHECK(strcmp(tpose_kernel_name(TPOSE_KERNEL_COUNT), "unknown") == 0, "unknown name");
+}
+
+static void kernel_limit(void)
+{
+    tpose_kernel_limit(TPOSE_KERNEL_NAIVE);
+    TT_CHECK(tpose_kernel_auto(100, 100, 1) == TPOSE_KERNEL_NAIVE, "limit naive");
+    tpose_kernel_limit(TPOSE_KERNEL_BLOCKED);
+    TT_CHECK(tpose_kernel_auto(100, 100, 4) == TPOSE_KERNEL_BLOCKED, "limit blocked");
+    tpose_kernel_limit(TPOSE_KERNEL_PREFETCH);
+    TT_CHECK(tpose_kernel_auto(100, 100, 3) == TPOSE_KERNEL_PREFETCH, "limit prefetch");
+    tpose_kernel_limit((tpose_kernel)99); /* ignored */
+    TT_CHECK(tpose_kernel_auto(100, 100, 3) == TPOSE_KERNEL_PREFETCH, "bad limit ignored");
+    tpose_kernel_limit(TPOSE_KERNEL_AUTO);
+    TT_CHECK(tpose_kernel_auto(100, 100, 1) >= TPOSE_KERNEL_SWAR, "limit lifted");
+    TT_CHECK(tpose_kernel_auto(100, 100, 0) == TPOSE_KERNEL_NAIVE, "esize 0");
+}
+
+int main(void)
+{
+    tt_fill_random(arena, BUF);
+    bad_arguments();
+    overlapping_buffers();
+    touching_buffers();
+    unsupported_kernels();
+    empty_matrices();
+    names_and_strings();
+    kernel_limit();
+    return tt_finish("test_api");
+}

@@ -1,0 +1,2 @@
+#define TPOSE_IMPLEMENTATION
+#include "transpose.h"
