@@ -1,11 +1,11 @@
 /* test_blockenum.c - every inverse in transpose_blockenum.h is exact
 
    For every order up to a few hundred (and every band width up to ORDER_ALL, a selection of
-   widths above), each decode function is applied to every k of its range: the result must lie in the enumerated region, the pairing function
-   must give k back, and no block may be reached twice (so, the count being right, every block
-   is reached once). Random k and boundary k (band starts, last numbers) check orders up to
-   2^21, and up to 2^31 where the 64-bit formulas still hold. Exit 0 on success, 1 on any
-   failure, printing the first few. */
+   widths above), each decode function is applied to every k of its range: the result must
+   lie in the enumerated region, the pairing function must give k back, and no block may be
+   reached twice (so, the count being right, every block is reached once). Random k and
+   boundary k (band starts, last numbers) check orders up to 2^21, and up to 2^31 where the
+   64-bit formulas still hold. Exit 0 on success, 1 on any failure, printing the first few. */
 #include "transpose_blockenum.h"
 
 #include <stdio.h>
