@@ -92,7 +92,7 @@
 
 #if !defined(__CUDACC__)
 #error "transpose_cuda.cuh is CUDA C++: compile it with nvcc (the CPU library is transpose.h)"
-#endif
+#else /* the whole header; nothing more to report without nvcc */
 
 /* ======================================================================================== */
 // >>config
@@ -657,4 +657,5 @@ static inline tpose_status tpose_cuda_inplace_square(void *a, size_t n, size_t l
     return tpose_cuda_inplace_square_with(scheme, 0, a, n, ld, esize, stream, NULL);
 }
 
+#endif /* __CUDACC__ */
 #endif /* TPOSE_TRANSPOSE_CUDA_CUH */
