@@ -291,8 +291,8 @@ TPOSEI_HD static inline uint64_t tposei_v1bf_band(uint64_t n, uint64_t w, uint64
 }
 
 /* V1BF pairing function: k = b_i + y w_i + (x - i w), w_i the band's width (Sect. 6, Fig. 8). */
-TPOSEI_HD static inline uint64_t tposei_v1bf_pair(uint64_t m, uint64_t n, uint64_t w,
-                                                  uint64_t x, uint64_t y)
+TPOSEI_HD static inline uint64_t tposei_v1bf_pair(uint64_t m, uint64_t n, uint64_t w, uint64_t x,
+                                                  uint64_t y)
 {
     uint64_t i = x / w;
     return i * w * n + y * tposei_v1bf_width(m, w, i) + (x - i * w);
@@ -300,8 +300,7 @@ TPOSEI_HD static inline uint64_t tposei_v1bf_pair(uint64_t m, uint64_t n, uint64
 
 /* V1BF inverse (Sect. 6): x = (k - i w n) mod w_i + i w and y = floor((k - i w n) / w_i), with
    w_i = w, or r for the last band when w does not divide m. */
-TPOSEI_HD static inline tposei_xy tposei_v1bf_unpair(uint64_t m, uint64_t n, uint64_t w,
-                                                     uint64_t k)
+TPOSEI_HD static inline tposei_xy tposei_v1bf_unpair(uint64_t m, uint64_t n, uint64_t w, uint64_t k)
 {
     uint64_t i = tposei_v1bf_band(n, w, k);
     uint64_t width = tposei_v1bf_width(m, w, i);

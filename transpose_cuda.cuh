@@ -42,9 +42,11 @@
 
    In place, the order-n matrix is cut into 32x32 blocks (Sect. 3.2): with mb = n / 32,
    B_t are the S-(mb) full blocks below the diagonal, each swapped with its mirror through two
-   shared tiles; B_d the mb full diagonal blocks, transposed within one tile; and when 32 does
-   not divide n, B_e the mb edge blocks of the last block row (n mod 32 rows high), swapped
-   with the matching edge of the last block column, and B_c the corner block. V1, V1R and V1B
+   shared tiles; B_d the mb full diagonal blocks, transposed within one tile (the paper gives
+   B_d only as many threads as entries below the diagonal; moving the whole block through
+   one tile keeps every access coalesced); and when 32 does not divide n, B_e the mb edge
+   blocks of the last block row (n mod 32 rows high), swapped with the matching edge of the
+   last block column, and B_c the corner block. V1, V1R and V1B
    enumerate B_t by their pairing-function inverse; B_d, B_e and B_c follow in the same flat
    grid, so no thread block idles but the few past the end of the flat grid's last row.
 
@@ -109,8 +111,9 @@
 #define TPOSE_CUDA_BAND_DEFAULT 8
 #endif
 
-#define TPOSEI_CUDA_TILE 32 /* tile edge, elements */
-#define TPOSEI_CUDA_ROWS 8  /* thread block: TILE x ROWS threads, TILE / ROWS rows each */
+#define TPOSEI_CUDA_TILE    32 /* tile edge, elements */
+#define TPOSEI_CUDA_ROWS    8  /* thread block: TILE x ROWS threads, TILE / ROWS rows each */
+#define TPOSEI_CUDA_THREADS (TPOSEI_CUDA_TILE * TPOSEI_CUDA_ROWS)
 
 /* Which block (or tile) enumeration a call uses; see the table above. */
 typedef enum tpose_cuda_scheme {
@@ -123,7 +126,8 @@ typedef enum tpose_cuda_scheme {
 } tpose_cuda_scheme;
 
 /* 16-byte elements: two 64-bit halves, one 128-bit load or store. */
-struct __align__(16) tposei_cuda_b16 {
+struct __align__(16) tposei_cuda_b16
+{
     unsigned long long lo;
     unsigned long long hi;
 };
@@ -149,12 +153,12 @@ struct tposei_cuda_job {
    a remainder of rem = n mod 32 rows and columns. */
 struct tposei_cuda_sq {
     void *a;
-    size_t ld;      /* elements */
-    uint64_t mb;    /* full blocks per side, n / 32 */
-    uint64_t nt;    /* B_t blocks, S-(mb) */
-    uint64_t work;  /* blocks with work: nt + mb (+ mb + 1 when rem != 0) */
-    uint64_t band;  /* V1B band width in blocks, 1..max(mb, 1) */
-    uint32_t rem;   /* n mod 32: height of B_e, order of B_c */
+    size_t ld;     /* elements */
+    uint64_t mb;   /* full blocks per side, n / 32 */
+    uint64_t nt;   /* B_t blocks, S-(mb) */
+    uint64_t work; /* blocks with work: nt + mb (+ mb + 1 when rem != 0) */
+    uint64_t band; /* V1B band width in blocks, 1..max(mb, 1) */
+    uint32_t rem;  /* n mod 32: height of B_e, order of B_c */
     int scheme;
 };
 
@@ -173,9 +177,8 @@ struct tposei_cuda_oop {
     int banded;    /* V1BF (1) or row-major (0) */
 };
 
-TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_make(int kind, uint64_t r0,
-                                                              uint64_t c0, uint32_t h,
-                                                              uint32_t w)
+TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_make(int kind, uint64_t r0, uint64_t c0,
+                                                             uint32_t h, uint32_t w)
 {
     tposei_cuda_job j;
     j.kind = kind;
@@ -188,8 +191,8 @@ TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_make(int kind, uint64_t 
 
 /* Block (bx, by) of the plain in-place grid (Sect. 3, Listing 2): blocks above the diagonal
    idle; the last block row and column are rem wide when 32 does not divide n. */
-TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_plain(const tposei_cuda_sq *p,
-                                                               uint64_t bx, uint64_t by)
+TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_plain(const tposei_cuda_sq *p, uint64_t bx,
+                                                              uint64_t by)
 {
     const uint32_t t = TPOSEI_CUDA_TILE;
     uint32_t h = (by == p->mb) ? p->rem : t;
@@ -217,8 +220,7 @@ TPOSEI_HD static inline tposei_xy tposei_cuda_decode_bt(const tposei_cuda_sq *p,
 
 /* Flat block number k of an enumerated in-place grid (k_r = c_i + g_w c_j, Sect. 3.2): first
    the B_t by the scheme, then B_d along the diagonal, then B_e left to right and B_c. */
-TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_enum(const tposei_cuda_sq *p,
-                                                              uint64_t k)
+TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_enum(const tposei_cuda_sq *p, uint64_t k)
 {
     const uint32_t t = TPOSEI_CUDA_TILE;
     const uint64_t edge = p->mb * t; /* first row and column of the partial blocks */
@@ -242,8 +244,7 @@ TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_enum(const tposei_cuda_s
 
 /* Flat tile number k of the out-of-place grid: V1BF's inverse (Sect. 6), or row-major. The
    tile's source block starts at (r0, c0) and is h x w, clipped to the matrix. */
-TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_oop(const tposei_cuda_oop *p,
-                                                             uint64_t k)
+TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_oop(const tposei_cuda_oop *p, uint64_t k)
 {
     const uint32_t t = TPOSEI_CUDA_TILE;
     tposei_xy b;
@@ -267,8 +268,7 @@ TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_oop(const tposei_cuda_oo
 /* Flat thread-block number over a grid of up to three dimensions (x fastest). */
 static __device__ __forceinline__ uint64_t tposei_cuda_block_id(void)
 {
-    return blockIdx.x +
-           (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
+    return blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
 }
 
 /* Swap P (h x w at p) and Q (w x h at q), both transposed, through two shared tiles.
@@ -312,8 +312,8 @@ static __device__ __forceinline__ void tposei_cuda_diag(T *d, size_t ld, uint32_
 
 /* Copy the h x w source block at s transposed to the w x h destination block at d. */
 template <typename T, bool Full>
-static __device__ __forceinline__ void tposei_cuda_copy(T *d, size_t d_ld, const T *s,
-                                                        size_t s_ld, uint32_t h, uint32_t w,
+static __device__ __forceinline__ void tposei_cuda_copy(T *d, size_t d_ld, const T *s, size_t s_ld,
+                                                        uint32_t h, uint32_t w,
                                                         T (*tp)[TPOSEI_CUDA_TILE + 1])
 {
     const uint32_t x = threadIdx.x;
@@ -331,10 +331,9 @@ static __device__ __forceinline__ void tposei_cuda_copy(T *d, size_t d_ld, const
 
 /* Carry out one in-place job; every thread of the block calls it with the same job. */
 template <typename T>
-static __device__ __forceinline__ void tposei_cuda_run_sq(const tposei_cuda_sq &p,
-                                                          const tposei_cuda_job &j,
-                                                          T (*tp)[TPOSEI_CUDA_TILE + 1],
-                                                          T (*tq)[TPOSEI_CUDA_TILE + 1])
+static __device__ __forceinline__ void
+tposei_cuda_run_sq(const tposei_cuda_sq &p, const tposei_cuda_job &j, T (*tp)[TPOSEI_CUDA_TILE + 1],
+                   T (*tq)[TPOSEI_CUDA_TILE + 1])
 {
     T *a = (T *)p.a;
     if (j.kind == TPOSEI_CUDA_DIAG) {
@@ -352,7 +351,7 @@ static __device__ __forceinline__ void tposei_cuda_run_sq(const tposei_cuda_sq &
 
 /* In place, plain square grid (Sect. 3, Listing 2): thread block (x, y) takes block (x, y). */
 template <typename T>
-static __global__ void __launch_bounds__(TPOSEI_CUDA_TILE * TPOSEI_CUDA_ROWS)
+static __global__ void __launch_bounds__(TPOSEI_CUDA_THREADS)
     tposei_cuda_sq_plain_kernel(tposei_cuda_sq p)
 {
     __shared__ T tp[TPOSEI_CUDA_TILE][TPOSEI_CUDA_TILE + 1];
@@ -364,7 +363,7 @@ static __global__ void __launch_bounds__(TPOSEI_CUDA_TILE * TPOSEI_CUDA_ROWS)
 /* In place, enumerated grid (Sect. 3.2, Listing 5): one thread decodes the flat block
    number, the block shares the job through shared memory. */
 template <typename T>
-static __global__ void __launch_bounds__(TPOSEI_CUDA_TILE * TPOSEI_CUDA_ROWS)
+static __global__ void __launch_bounds__(TPOSEI_CUDA_THREADS)
     tposei_cuda_sq_enum_kernel(tposei_cuda_sq p)
 {
     __shared__ T tp[TPOSEI_CUDA_TILE][TPOSEI_CUDA_TILE + 1];
@@ -379,7 +378,7 @@ static __global__ void __launch_bounds__(TPOSEI_CUDA_TILE * TPOSEI_CUDA_ROWS)
 
 /* Out of place (Sect. 3, Listing 1; Sect. 6 when banded): one tile per thread block. */
 template <typename T>
-static __global__ void __launch_bounds__(TPOSEI_CUDA_TILE * TPOSEI_CUDA_ROWS)
+static __global__ void __launch_bounds__(TPOSEI_CUDA_THREADS)
     tposei_cuda_oop_kernel(tposei_cuda_oop p)
 {
     __shared__ T tp[TPOSEI_CUDA_TILE][TPOSEI_CUDA_TILE + 1];
@@ -451,8 +450,7 @@ static inline int tposei_cuda_flat_grid(uint64_t work, dim3 *grid)
    error, where a <<<>>> launch would leave it to cudaGetLastError() to tell it from an
    earlier call's. */
 template <typename K, typename P>
-static inline cudaError_t tposei_cuda_launch(K *kernel, dim3 grid, P *params,
-                                             cudaStream_t stream)
+static inline cudaError_t tposei_cuda_launch(K *kernel, dim3 grid, P *params, cudaStream_t stream)
 {
     void *args[1];
     dim3 block(TPOSEI_CUDA_TILE, TPOSEI_CUDA_ROWS, 1);
@@ -462,8 +460,7 @@ static inline cudaError_t tposei_cuda_launch(K *kernel, dim3 grid, P *params,
 
 /* Queue the in-place kernel of element type T for p on stream. */
 template <typename T>
-static inline cudaError_t tposei_cuda_sq_run(tposei_cuda_sq *p, uint64_t nb,
-                                             cudaStream_t stream)
+static inline cudaError_t tposei_cuda_sq_run(tposei_cuda_sq *p, uint64_t nb, cudaStream_t stream)
 {
     dim3 grid;
     if (p->scheme == TPOSE_CUDA_PLAIN) {
@@ -484,15 +481,20 @@ static inline cudaError_t tposei_cuda_oop_run(tposei_cuda_oop *p, cudaStream_t s
 }
 
 /* Pick the element type. esize was checked. */
-static inline cudaError_t tposei_cuda_sq_dispatch(tposei_cuda_sq *p, uint64_t nb,
-                                                  size_t esize, cudaStream_t stream)
+static inline cudaError_t tposei_cuda_sq_dispatch(tposei_cuda_sq *p, uint64_t nb, size_t esize,
+                                                  cudaStream_t stream)
 {
     switch (esize) {
-    case 1: return tposei_cuda_sq_run<uint8_t>(p, nb, stream);
-    case 2: return tposei_cuda_sq_run<uint16_t>(p, nb, stream);
-    case 4: return tposei_cuda_sq_run<uint32_t>(p, nb, stream);
-    case 8: return tposei_cuda_sq_run<unsigned long long>(p, nb, stream);
-    default: return tposei_cuda_sq_run<tposei_cuda_b16>(p, nb, stream);
+    case 1:
+        return tposei_cuda_sq_run<uint8_t>(p, nb, stream);
+    case 2:
+        return tposei_cuda_sq_run<uint16_t>(p, nb, stream);
+    case 4:
+        return tposei_cuda_sq_run<uint32_t>(p, nb, stream);
+    case 8:
+        return tposei_cuda_sq_run<unsigned long long>(p, nb, stream);
+    default:
+        return tposei_cuda_sq_run<tposei_cuda_b16>(p, nb, stream);
     }
 }
 
@@ -500,11 +502,16 @@ static inline cudaError_t tposei_cuda_oop_dispatch(tposei_cuda_oop *p, size_t es
                                                    cudaStream_t stream)
 {
     switch (esize) {
-    case 1: return tposei_cuda_oop_run<uint8_t>(p, stream);
-    case 2: return tposei_cuda_oop_run<uint16_t>(p, stream);
-    case 4: return tposei_cuda_oop_run<uint32_t>(p, stream);
-    case 8: return tposei_cuda_oop_run<unsigned long long>(p, stream);
-    default: return tposei_cuda_oop_run<tposei_cuda_b16>(p, stream);
+    case 1:
+        return tposei_cuda_oop_run<uint8_t>(p, stream);
+    case 2:
+        return tposei_cuda_oop_run<uint16_t>(p, stream);
+    case 4:
+        return tposei_cuda_oop_run<uint32_t>(p, stream);
+    case 8:
+        return tposei_cuda_oop_run<unsigned long long>(p, stream);
+    default:
+        return tposei_cuda_oop_run<tposei_cuda_b16>(p, stream);
     }
 }
 
@@ -565,8 +572,7 @@ static inline tpose_status tposei_cuda_status(cudaError_t err, cudaError_t *cuda
    the enum. Thread safety: pure. */
 static inline const char *tpose_cuda_scheme_name(tpose_cuda_scheme scheme)
 {
-    static const char *const names[TPOSE_CUDA_SCHEME_COUNT] = {"plain", "v1", "v1r", "v1b",
-                                                               "v1bf"};
+    static const char *const names[TPOSE_CUDA_SCHEME_COUNT] = {"plain", "v1", "v1r", "v1b", "v1bf"};
     if ((unsigned)scheme >= (unsigned)TPOSE_CUDA_SCHEME_COUNT) return "unknown";
     return names[scheme];
 }
@@ -580,11 +586,10 @@ static inline const char *tpose_cuda_scheme_name(tpose_cuda_scheme scheme)
    Returns: TPOSE_OK once queued; the errors of the header comment, before anything is
      queued. Bytes of dst outside the cols x rows block are never written.
    Thread safety: reentrant. */
-static inline tpose_status tpose_cuda_matrix_with(tpose_cuda_scheme scheme, size_t band,
-                                                  void *dst, size_t dst_ld, const void *src,
-                                                  size_t src_ld, size_t rows, size_t cols,
-                                                  size_t esize, cudaStream_t stream,
-                                                  cudaError_t *cuda_err)
+static inline tpose_status tpose_cuda_matrix_with(tpose_cuda_scheme scheme, size_t band, void *dst,
+                                                  size_t dst_ld, const void *src, size_t src_ld,
+                                                  size_t rows, size_t cols, size_t esize,
+                                                  cudaStream_t stream, cudaError_t *cuda_err)
 {
     size_t src_bytes, dst_bytes;
     uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
@@ -611,11 +616,11 @@ static inline tpose_status tpose_cuda_matrix_with(tpose_cuda_scheme scheme, size
 /* tpose_cuda_matrix_with(TPOSE_CUDA_V1BF, 0, ..., stream, NULL): the banded scheme, which
    the paper measured at or above the plain tiled kernel at every size (Sect. 7). */
 static inline tpose_status tpose_cuda_matrix(void *dst, size_t dst_ld, const void *src,
-                                             size_t src_ld, size_t rows, size_t cols,
-                                             size_t esize, cudaStream_t stream)
+                                             size_t src_ld, size_t rows, size_t cols, size_t esize,
+                                             cudaStream_t stream)
 {
-    return tpose_cuda_matrix_with(TPOSE_CUDA_V1BF, 0, dst, dst_ld, src, src_ld, rows, cols,
-                                  esize, stream, NULL);
+    return tpose_cuda_matrix_with(TPOSE_CUDA_V1BF, 0, dst, dst_ld, src, src_ld, rows, cols, esize,
+                                  stream, NULL);
 }
 
 /* In-place transpose of the n x n block at `a` (leading dimension ld >= n, in elements) in
@@ -626,10 +631,9 @@ static inline tpose_status tpose_cuda_matrix(void *dst, size_t dst_ld, const voi
    Returns: TPOSE_OK once queued; the errors of the header comment, before anything is
      queued. Bytes outside the n x n block are never written.
    Thread safety: reentrant. */
-static inline tpose_status tpose_cuda_inplace_square_with(tpose_cuda_scheme scheme,
-                                                          size_t band, void *a, size_t n,
-                                                          size_t ld, size_t esize,
-                                                          cudaStream_t stream,
+static inline tpose_status tpose_cuda_inplace_square_with(tpose_cuda_scheme scheme, size_t band,
+                                                          void *a, size_t n, size_t ld,
+                                                          size_t esize, cudaStream_t stream,
                                                           cudaError_t *cuda_err)
 {
     size_t bytes;
@@ -645,14 +649,13 @@ static inline tpose_status tpose_cuda_inplace_square_with(tpose_cuda_scheme sche
     if (scheme == TPOSE_CUDA_V1BF) return TPOSE_ERR_UNSUPPORTED;
     if ((uintptr_t)a % esize != 0) return TPOSE_ERR_ARG;
     if (!tposei_cuda_sq_plan(&p, a, n, ld, scheme, band)) return TPOSE_ERR_UNSUPPORTED;
-    return tposei_cuda_status(
-        tposei_cuda_sq_dispatch(&p, p.mb + (p.rem != 0), esize, stream), cuda_err);
+    return tposei_cuda_status(tposei_cuda_sq_dispatch(&p, p.mb + (p.rem != 0), esize, stream),
+                              cuda_err);
 }
 
 /* tpose_cuda_inplace_square_with(scheme, 0, a, n, ld, esize, stream, NULL). */
-static inline tpose_status tpose_cuda_inplace_square(void *a, size_t n, size_t ld,
-                                                     size_t esize, tpose_cuda_scheme scheme,
-                                                     cudaStream_t stream)
+static inline tpose_status tpose_cuda_inplace_square(void *a, size_t n, size_t ld, size_t esize,
+                                                     tpose_cuda_scheme scheme, cudaStream_t stream)
 {
     return tpose_cuda_inplace_square_with(scheme, 0, a, n, ld, esize, stream, NULL);
 }

@@ -27,8 +27,7 @@ static const bench_case cases[] = {
 };
 
 /* Median milliseconds of reps runs of one case (case index -1: the copy). */
-static double time_case(int which, void *a, void *b, size_t n, size_t esize, size_t band,
-                        int reps)
+static double time_case(int which, void *a, void *b, size_t n, size_t esize, size_t band, int reps)
 {
     std::vector<float> ms;
     cudaEvent_t start, stop;
@@ -42,11 +41,10 @@ static double time_case(int which, void *a, void *b, size_t n, size_t esize, siz
         if (which < 0) {
             cudaMemcpyAsync(b, a, n * n * esize, cudaMemcpyDeviceToDevice, 0);
         } else if (cases[which].inplace) {
-            st = tpose_cuda_inplace_square_with(cases[which].scheme, band, a, n, n, esize, 0,
-                                                NULL);
+            st = tpose_cuda_inplace_square_with(cases[which].scheme, band, a, n, n, esize, 0, NULL);
         } else {
-            st = tpose_cuda_matrix_with(cases[which].scheme, band, b, n, a, n, n, n, esize, 0,
-                                        NULL);
+            st =
+                tpose_cuda_matrix_with(cases[which].scheme, band, b, n, a, n, n, n, esize, 0, NULL);
         }
         cudaEventRecord(stop, 0);
         cudaEventSynchronize(stop);

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ORDER_V1 400     /* V1, V1R: all orders 2..ORDER_V1 */
-#define ORDER_ALL 128    /* V1B: all orders 2..ORDER_ALL, every width 1..m */
-#define ORDER_SOME 320   /* V1B: orders up to ORDER_SOME, widths 1..9, near m/2, m-2..m */
-#define ORDER_BF 40      /* V1BF: all m, n in 1..ORDER_BF, every width 1..m+1 */
+#define ORDER_V1     400 /* V1, V1R: all orders 2..ORDER_V1 */
+#define ORDER_ALL    128 /* V1B: all orders 2..ORDER_ALL, every width 1..m */
+#define ORDER_SOME   320 /* V1B: orders up to ORDER_SOME, widths 1..9, near m/2, m-2..m */
+#define ORDER_BF     40  /* V1BF: all m, n in 1..ORDER_BF, every width 1..m+1 */
 #define RANDOM_DRAWS 200000
 
 static unsigned long failures;

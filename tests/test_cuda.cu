@@ -32,7 +32,9 @@ static void test_arguments(void)
     cudaError_t e = cudaErrorUnknown;
 
     TT_CHECK(tpose_cuda_matrix_with((tpose_cuda_scheme)99, 0, q, 4, p, 4, 4, 4, 4, 0, &e) ==
-                 TPOSE_ERR_ARG && e == cudaSuccess, "scheme outside the enum");
+                     TPOSE_ERR_ARG &&
+                 e == cudaSuccess,
+             "scheme outside the enum");
     TT_CHECK(tpose_cuda_matrix(q, 4, p, 4, 4, 4, 0, 0) == TPOSE_ERR_ESIZE, "esize 0");
     TT_CHECK(tpose_cuda_matrix(NULL, 0, NULL, 0, 0, 5, 4, 0) == TPOSE_OK, "no rows");
     TT_CHECK(tpose_cuda_matrix(NULL, 0, NULL, 0, 5, 0, 3, 0) == TPOSE_OK, "no cols");
@@ -50,28 +52,29 @@ static void test_arguments(void)
     TT_CHECK(tpose_cuda_matrix(q, 4, p, 4, 4, 4, 3, 0) == TPOSE_ERR_UNSUPPORTED, "esize 3");
     TT_CHECK(tpose_cuda_matrix(q, 4, p, 4, 4, 4, 32, 0) == TPOSE_ERR_UNSUPPORTED, "esize 32");
     TT_CHECK(tpose_cuda_matrix_with(TPOSE_CUDA_V1B, 0, q, 4, p, 4, 4, 4, 4, 0, NULL) ==
-                 TPOSE_ERR_UNSUPPORTED, "in-place scheme out of place");
+                 TPOSE_ERR_UNSUPPORTED,
+             "in-place scheme out of place");
     TT_CHECK(tpose_cuda_matrix(q + 2, 4, p, 4, 4, 4, 4, 0) == TPOSE_ERR_ARG, "dst misaligned");
     TT_CHECK(tpose_cuda_matrix(q, 4, p + 8, 4, 4, 4, 16, 0) == TPOSE_ERR_ARG, "src misaligned");
 
     TT_CHECK(tpose_cuda_inplace_square_with((tpose_cuda_scheme)-1, 0, p, 4, 4, 4, 0, &e) ==
-                 TPOSE_ERR_ARG, "scheme outside the enum");
-    TT_CHECK(tpose_cuda_inplace_square(p, 4, 4, 0, TPOSE_CUDA_V1, 0) == TPOSE_ERR_ESIZE,
-             "esize 0");
+                 TPOSE_ERR_ARG,
+             "scheme outside the enum");
+    TT_CHECK(tpose_cuda_inplace_square(p, 4, 4, 0, TPOSE_CUDA_V1, 0) == TPOSE_ERR_ESIZE, "esize 0");
     TT_CHECK(tpose_cuda_inplace_square(NULL, 0, 0, 4, TPOSE_CUDA_V1, 0) == TPOSE_OK, "n 0");
-    TT_CHECK(tpose_cuda_inplace_square(NULL, 4, 4, 4, TPOSE_CUDA_V1, 0) == TPOSE_ERR_NULL,
-             "NULL");
+    TT_CHECK(tpose_cuda_inplace_square(NULL, 4, 4, 4, TPOSE_CUDA_V1, 0) == TPOSE_ERR_NULL, "NULL");
     TT_CHECK(tpose_cuda_inplace_square(p, 4, 3, 4, TPOSE_CUDA_V1, 0) == TPOSE_ERR_LD, "ld < n");
     TT_CHECK(tpose_cuda_inplace_square(p, big, big, 4, TPOSE_CUDA_V1, 0) == TPOSE_ERR_OVERFLOW,
              "extent overflow");
     TT_CHECK(tpose_cuda_inplace_square(p, 4, 4, 5, TPOSE_CUDA_V1, 0) == TPOSE_ERR_UNSUPPORTED,
              "esize 5");
-    TT_CHECK(tpose_cuda_inplace_square(p, 4, 4, 4, TPOSE_CUDA_V1BF, 0) ==
-                 TPOSE_ERR_UNSUPPORTED, "out-of-place scheme in place");
+    TT_CHECK(tpose_cuda_inplace_square(p, 4, 4, 4, TPOSE_CUDA_V1BF, 0) == TPOSE_ERR_UNSUPPORTED,
+             "out-of-place scheme in place");
     TT_CHECK(tpose_cuda_inplace_square(p + 4, 4, 4, 8, TPOSE_CUDA_V1, 0) == TPOSE_ERR_ARG,
              "misaligned");
     TT_CHECK(tpose_cuda_inplace_square(p, (size_t)3 << 22, (size_t)3 << 22, 1, TPOSE_CUDA_PLAIN,
-                                       0) == TPOSE_ERR_UNSUPPORTED, "plain grid too large");
+                                       0) == TPOSE_ERR_UNSUPPORTED,
+             "plain grid too large");
     TT_CHECK(strcmp(tpose_cuda_scheme_name(TPOSE_CUDA_V1BF), "v1bf") == 0 &&
                  strcmp(tpose_cuda_scheme_name((tpose_cuda_scheme)42), "unknown") == 0,
              "scheme names");
@@ -85,8 +88,7 @@ static void test_isqrt_fp(void)
     uint64_t r;
     int i;
     for (r = 0; r < 100000; ++r) {
-        TT_CHECK(tposei_isqrt64_fp(r) == tposei_isqrt64_newton(r), "v=%llu",
-                 (unsigned long long)r);
+        TT_CHECK(tposei_isqrt64_fp(r) == tposei_isqrt64_newton(r), "v=%llu", (unsigned long long)r);
     }
     for (i = 0; i < 300000; ++i) {
         uint64_t s = tt_rand() >> (32 + tt_rand_below(32));
@@ -156,10 +158,8 @@ static void replay_square(size_t n, size_t ld, tpose_cuda_scheme scheme, size_t 
     } else {
         tposei_cuda_flat_grid(p.work, &grid);
         blocks = (uint64_t)grid.x * grid.y * grid.z;
-        TT_CHECK(blocks >= p.work && (blocks - p.work < grid.x || p.work == 0), "grid n=%zu",
-                 n);
-        for (k = 0; k < blocks; ++k)
-            replay_job(&a[0], ld, &hits[0], tposei_cuda_job_enum(&p, k));
+        TT_CHECK(blocks >= p.work && (blocks - p.work < grid.x || p.work == 0), "grid n=%zu", n);
+        for (k = 0; k < blocks; ++k) replay_job(&a[0], ld, &hits[0], tposei_cuda_job_enum(&p, k));
     }
     for (r = 0; r < n; ++r)
         for (c = 0; c < ld; ++c) {
@@ -202,8 +202,8 @@ static void replay_matrix(size_t rows, size_t cols, tpose_cuda_scheme scheme, si
             uint32_t want = inside ? (uint32_t)(r * src_ld + c) : 0xffffffffu;
             if (dst[c * dst_ld + r] != want || hits[c * dst_ld + r] != (inside ? 1 : 0)) ++bad;
         }
-    TT_CHECK(bad == 0, "replay %s %zux%zu band=%zu: %zu bad", tpose_cuda_scheme_name(scheme),
-             rows, cols, band, bad);
+    TT_CHECK(bad == 0, "replay %s %zux%zu band=%zu: %zu bad", tpose_cuda_scheme_name(scheme), rows,
+             cols, band, bad);
 }
 
 static void test_replay(void)
@@ -230,14 +230,14 @@ static void test_replay(void)
 /* ------------------------------------------------------------------------------------------ */
 /* Device part. */
 
-#define CUDA_OK(call)                                                                      \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(err_));                                             \
-            exit(1);                                                                       \
-        }                                                                                  \
+#define CUDA_OK(call)                                                                              \
+    do {                                                                                           \
+        cudaError_t err_ = (call);                                                                 \
+        if (err_ != cudaSuccess) {                                                                 \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                          \
+                    cudaGetErrorString(err_));                                                     \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
 #define GUARD 256 /* bytes of guard before and after every device buffer; keeps alignment */
@@ -282,8 +282,9 @@ static void test_device_decode(void)
         tposei_xy a = tposei_v1_unpair(k[i]);
         tposei_xy b = tposei_v1b_unpair(m[i], w[i], k[i]);
         TT_CHECK(out[4 * i] == a.x && out[4 * i + 1] == a.y && out[4 * i + 2] == b.x &&
-                     out[4 * i + 3] == b.y, "device decode m=%llu w=%llu k=%llu",
-                 (unsigned long long)m[i], (unsigned long long)w[i], (unsigned long long)k[i]);
+                     out[4 * i + 3] == b.y,
+                 "device decode m=%llu w=%llu k=%llu", (unsigned long long)m[i],
+                 (unsigned long long)w[i], (unsigned long long)k[i]);
     }
     cudaFree(dm);
     cudaFree(dw);
@@ -316,8 +317,8 @@ static int buf_check(dev_buf *b, const std::vector<unsigned char> &want)
     return tt_first_diff(&got[0], &want[0], got.size()) == (size_t)-1;
 }
 
-static void device_square(size_t n, size_t ld, size_t esize, tpose_cuda_scheme scheme,
-                          size_t band, cudaStream_t stream)
+static void device_square(size_t n, size_t ld, size_t esize, tpose_cuda_scheme scheme, size_t band,
+                          cudaStream_t stream)
 {
     dev_buf b;
     std::vector<unsigned char> want;
@@ -330,8 +331,7 @@ static void device_square(size_t n, size_t ld, size_t esize, tpose_cuda_scheme s
         for (c = 0; c < n; ++c)
             memcpy(&want[GUARD + (r * ld + c) * esize], &b.host[GUARD + (c * ld + r) * esize],
                    esize);
-    st = tpose_cuda_inplace_square_with(scheme, band, b.base + GUARD, n, ld, esize, stream,
-                                        &err);
+    st = tpose_cuda_inplace_square_with(scheme, band, b.base + GUARD, n, ld, esize, stream, &err);
     CUDA_OK(cudaStreamSynchronize(stream));
     CUDA_OK(cudaGetLastError());
     TT_CHECK(st == TPOSE_OK && err == cudaSuccess && buf_check(&b, want),
@@ -350,14 +350,14 @@ static void device_matrix(size_t rows, size_t cols, size_t src_ld, size_t dst_ld
     buf_init(&d, ((cols - 1) * dst_ld + rows) * esize);
     want = d.host;
     tt_reference(&want[GUARD], dst_ld, &s.host[GUARD], src_ld, rows, cols, esize);
-    st = tpose_cuda_matrix_with(scheme, band, d.base + GUARD, dst_ld, s.base + GUARD, src_ld,
-                                rows, cols, esize, stream, &err);
+    st = tpose_cuda_matrix_with(scheme, band, d.base + GUARD, dst_ld, s.base + GUARD, src_ld, rows,
+                                cols, esize, stream, &err);
     CUDA_OK(cudaStreamSynchronize(stream));
     CUDA_OK(cudaGetLastError());
-    TT_CHECK(st == TPOSE_OK && err == cudaSuccess && buf_check(&d, want) &&
-                 buf_check(&s, s.host), "out of place %s %zux%zu ld %zu/%zu esize=%zu "
-                 "band=%zu: status %d", tpose_cuda_scheme_name(scheme), rows, cols, src_ld,
-             dst_ld, esize, band, (int)st);
+    TT_CHECK(st == TPOSE_OK && err == cudaSuccess && buf_check(&d, want) && buf_check(&s, s.host),
+             "out of place %s %zux%zu ld %zu/%zu esize=%zu "
+             "band=%zu: status %d",
+             tpose_cuda_scheme_name(scheme), rows, cols, src_ld, dst_ld, esize, band, (int)st);
 }
 
 static void test_device_kernels(void)
@@ -383,10 +383,9 @@ static void test_device_kernels(void)
                 device_matrix(r, c, c, r, esizes[e], TPOSE_CUDA_PLAIN, 0, 0);
                 device_matrix(r, c, c + 3, r + 1, esizes[e], TPOSE_CUDA_PLAIN, 0, stream);
                 for (b = 0; b < 3; ++b)
-                    device_matrix(r, c, c + 1, r + 7, esizes[e], TPOSE_CUDA_V1BF, bands[b],
-                                  stream);
+                    device_matrix(r, c, c + 1, r + 7, esizes[e], TPOSE_CUDA_V1BF, bands[b], stream);
             }
-    device_matrix(70000, 3, 3, 70000, 4, TPOSE_CUDA_PLAIN, 0, 0);  /* tall: many tile rows */
+    device_matrix(70000, 3, 3, 70000, 4, TPOSE_CUDA_PLAIN, 0, 0); /* tall: many tile rows */
     device_matrix(70000, 3, 3, 70000, 8, TPOSE_CUDA_V1BF, 0, 0);
     device_matrix(2, 100000, 100000, 2, 2, TPOSE_CUDA_V1BF, 5, 0); /* wide */
     cudaStreamDestroy(stream);
