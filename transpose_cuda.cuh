@@ -138,8 +138,9 @@ struct __align__(16) tposei_cuda_b16
 
 /* What one thread block does. SWAP: the h x w block P at (r0, c0) and the w x h block Q at
    (c0, r0) trade places, each transposed. DIAG: the h x h block at (r0, r0) is transposed in
-   place. Rows first: (r0, c0) is row r0, column c0, in elements. */
-enum { TPOSEI_CUDA_IDLE, TPOSEI_CUDA_SWAP, TPOSEI_CUDA_DIAG };
+   place. COPY: the h x w source block at (r0, c0) goes transposed to the destination at
+   (c0, r0). Rows first: (r0, c0) is row r0, column c0, in elements. */
+enum { TPOSEI_CUDA_IDLE, TPOSEI_CUDA_SWAP, TPOSEI_CUDA_DIAG, TPOSEI_CUDA_COPY };
 
 struct tposei_cuda_job {
     uint64_t r0;
@@ -260,7 +261,7 @@ TPOSEI_HD static inline tposei_cuda_job tposei_cuda_job_oop(const tposei_cuda_oo
     }
     r0 = b.y * t;
     c0 = b.x * t;
-    return tposei_cuda_job_make(TPOSEI_CUDA_SWAP, r0, c0,
+    return tposei_cuda_job_make(TPOSEI_CUDA_COPY, r0, c0,
                                 (uint32_t)(p->rows - r0 < t ? p->rows - r0 : t),
                                 (uint32_t)(p->cols - c0 < t ? p->cols - c0 : t));
 }

@@ -189,7 +189,10 @@ static void replay_matrix(size_t rows, size_t cols, tpose_cuda_scheme scheme, si
     blocks = (uint64_t)grid.x * grid.y * grid.z;
     for (k = 0; k < blocks; ++k) {
         tposei_cuda_job j = tposei_cuda_job_oop(&p, k);
-        if (j.kind == TPOSEI_CUDA_IDLE) continue;
+        if (j.kind != TPOSEI_CUDA_COPY) {
+            TT_CHECK(j.kind == TPOSEI_CUDA_IDLE && k >= p.work, "job %llu", (unsigned long long)k);
+            continue;
+        }
         for (y = 0; y < j.w; ++y) /* D(y, x) = S(x, y), S(r, c) = r * src_ld + c */
             for (x = 0; x < j.h; ++x) {
                 dst[(j.c0 + y) * dst_ld + j.r0 + x] = (uint32_t)((j.r0 + x) * src_ld + j.c0 + y);
