@@ -24,7 +24,8 @@
    | macro                   | default | meaning                                              |
    |-------------------------|---------|------------------------------------------------------|
    | TPOSE_CUDA_BAND_DEFAULT | 8       | band width, in 32-wide tiles, of V1B and V1BF when   |
-   |                         |         | a call passes band = 0 (the paper's w = 8)           |
+   |                         |         | a call passes band = 0 (the w = 8 of the paper's     |
+   |                         |         | banded runs, Sect. 7; not tuned here: no GPU)        |
 
    Schemes (tpose_cuda_scheme)
 
@@ -615,7 +616,8 @@ static inline tpose_status tpose_cuda_matrix_with(tpose_cuda_scheme scheme, size
 }
 
 /* tpose_cuda_matrix_with(TPOSE_CUDA_V1BF, 0, ..., stream, NULL): the banded scheme, which
-   the paper measured at or above the plain tiled kernel at every size (Sect. 7). */
+   the paper measured above the plain tiled kernel across its size maps (Sect. 7, Figs. 12
+   and 13); this library has not measured it yet. */
 static inline tpose_status tpose_cuda_matrix(void *dst, size_t dst_ld, const void *src,
                                              size_t src_ld, size_t rows, size_t cols, size_t esize,
                                              cudaStream_t stream)
