@@ -349,6 +349,7 @@ static void device_matrix(size_t rows, size_t cols, size_t src_ld, size_t dst_ld
     std::vector<unsigned char> want;
     cudaError_t err = cudaErrorUnknown;
     tpose_status st;
+    int dst_ok, src_ok;
     buf_init(&s, ((rows - 1) * src_ld + cols) * esize);
     buf_init(&d, ((cols - 1) * dst_ld + rows) * esize);
     want = d.host;
@@ -357,10 +358,12 @@ static void device_matrix(size_t rows, size_t cols, size_t src_ld, size_t dst_ld
                                 cols, esize, stream, &err);
     CUDA_OK(cudaStreamSynchronize(stream));
     CUDA_OK(cudaGetLastError());
-    TT_CHECK(st == TPOSE_OK && err == cudaSuccess && buf_check(&d, want) && buf_check(&s, s.host),
-             "out of place %s %zux%zu ld %zu/%zu esize=%zu "
-             "band=%zu: status %d",
-             tpose_cuda_scheme_name(scheme), rows, cols, src_ld, dst_ld, esize, band, (int)st);
+    dst_ok = buf_check(&d, want);
+    src_ok = buf_check(&s, s.host); /* the source is read only */
+    TT_CHECK(st == TPOSE_OK && err == cudaSuccess && dst_ok && src_ok,
+             "out of place %s %zux%zu ld %zu/%zu esize=%zu band=%zu: status %d, dst %s, src %s",
+             tpose_cuda_scheme_name(scheme), rows, cols, src_ld, dst_ld, esize, band, (int)st,
+             dst_ok ? "ok" : "wrong", src_ok ? "ok" : "changed");
 }
 
 static void test_device_kernels(void)
