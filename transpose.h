@@ -262,6 +262,10 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best);
 #define TPOSEI_HAVE_NEON 0
 #endif
 
+#ifndef TPOSE_PREFETCH_DIST
+#define TPOSE_PREFETCH_DIST 1 /* blocks ahead that the prefetching kernels fetch */
+#endif
+
 /* A byte loop the optimiser cannot turn back into a libc memcpy call (volatile source),
    used only for odd element sizes under TPOSE_NO_STDLIB without GCC builtins. */
 static inline void tposei_copy_bytes(unsigned char *dst, const unsigned char *src, size_t n)
@@ -375,12 +379,20 @@ TPOSEI_FORCE_INLINE void tposei_swar_swap(uint64_t *lo, uint64_t *hi, unsigned s
     *hi = (b & ~keep) | (a_left & keep);
 }
 
+/* One level: rows i and i + k swap sub-blocks for every i with i & k == 0. */
+TPOSEI_FORCE_INLINE void tposei_swar_level(uint64_t *w, unsigned n, unsigned k, int little)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (!(i & k)) tposei_swar_swap(&w[i], &w[i + k], k * (64 / n), little);
+}
+
+/* The levels are spelled out so every shift count and mask is a compile-time constant. */
 TPOSEI_FORCE_INLINE void tposei_swar_network(uint64_t *w, unsigned n, int little)
 {
-    unsigned k, b, i;
-    for (k = 1; k < n; k <<= 1)
-        for (b = 0; b < n; b += 2 * k)
-            for (i = b; i < b + k; i++) tposei_swar_swap(&w[i], &w[i + k], k * (64 / n), little);
+    tposei_swar_level(w, n, 1, little);
+    if (n > 2) tposei_swar_level(w, n, 2, little);
+    if (n > 4) tposei_swar_level(w, n, 4, little);
 }
 
 TPOSEI_FORCE_INLINE uint64_t tposei_load64(const unsigned char *p)
@@ -425,55 +437,75 @@ TPOSEI_FORCE_INLINE void tposei_u32_2x2_swar(unsigned char *dst, size_t dst_stri
 // >>drivers
 /* ======================================================================================== */
 
-/* Edge of a square cache block in elements: source and destination block rows are one
-   64-byte line each for the power-of-two sizes, so a block pair (2 x 4 KiB for bytes,
-   less for wider elements) sits in L1 with room for the next block's prefetched lines. */
+/* Edge of a square cache block in elements. Block rows are whole 64-byte lines: one line
+   for 1 and 2-byte elements (64x64 bytes, 32x32 u16: 4 KiB and 2 KiB per side) and two for
+   4, 8 and 16 bytes (32x32 u32, 16x16 u64, 8x8 of 16 bytes: 4, 2 and 1 KiB), so a block
+   pair plus the next pair's prefetched lines stays inside L1. Measured with tpose-bench at
+   N = 2112 and 8256: one-line rows for 4+ byte elements lose 15-45% to the per-block
+   overhead, two-line rows for bytes lose 2x (a 32 KiB pair and its prefetch overflow L1). */
 TPOSEI_FORCE_INLINE size_t tposei_block_edge(size_t esize)
 {
     switch (esize) {
     case 1: return 64;
     case 2: return 32;
-    case 4: return 16;
-    case 8: return 8;
-    case 16: return 4;
+    case 4: return 32;
+    case 8: return 16;
+    case 16: return 8;
     default: return 16;
     }
 }
 
-/* The next block in the driver's order (along the band, then the next band), described by
-   its source origin, rows and bytes per row; rows == 0 when there is none. */
+/* The block TPOSE_PREFETCH_DIST blocks ahead in the driver's order (along the band, then
+   the next band): its source origin, rows and bytes per row, and the same for the
+   destination block it will write; rows == 0 when there is none. */
 typedef struct tposei_next_block {
     const unsigned char *src;
-    size_t rows;
-    size_t row_bytes;
+    const unsigned char *dst;
+    size_t rows, row_bytes;         /* source side */
+    size_t dst_rows, dst_row_bytes; /* destination side */
 } tposei_next_block;
 
 TPOSEI_FORCE_INLINE tposei_next_block tposei_find_next(const tposei_job *job, size_t rb,
                                                        size_t cb, size_t block, size_t esize)
 {
     tposei_next_block next;
-    size_t nrb = rb, ncb = cb + block;
-    if (ncb >= job->cols) {
-        nrb = rb + block;
-        ncb = 0;
-    }
+    const size_t per_band = (job->cols + block - 1) / block;
+    const size_t index = (rb / block) * per_band + cb / block + TPOSE_PREFETCH_DIST;
+    const size_t nrb = index / per_band * block, ncb = index % per_band * block;
     next.rows = nrb < job->rows ? tposei_min(block, job->rows - nrb) : 0;
-    next.row_bytes = tposei_min(block, job->cols - ncb) * esize;
+    next.dst_rows = next.rows ? tposei_min(block, job->cols - ncb) : 0;
+    next.row_bytes = next.dst_rows * esize;
+    next.dst_row_bytes = next.rows * esize;
     next.src = next.rows ? job->src + nrb * job->src_stride + ncb * esize : job->src;
+    next.dst = next.rows ? job->dst + ncb * job->dst_stride + nrb * esize : job->dst;
     return next;
 }
 
-/* Prefetches source rows [first, last) of the next block: every line a row touches. */
-TPOSEI_FORCE_INLINE void tposei_prefetch_rows(const tposei_next_block *next, size_t stride,
-                                              size_t first, size_t last)
+/* Prefetches rows [first, last) of a block (`count` rows in all): one prefetch per cache
+   line a row touches, which for whole-line rows at a line boundary is exactly one. */
+TPOSEI_FORCE_INLINE void tposei_prefetch_lines(const unsigned char *origin, size_t stride,
+                                               size_t count, size_t row_bytes, size_t first,
+                                               size_t last)
 {
-    size_t r, o;
-    last = tposei_min(last, next->rows);
+    size_t r, i;
+    last = tposei_min(last, count);
     for (r = first; r < last; r++) {
-        const unsigned char *row = next->src + r * stride;
-        for (o = 0; o < next->row_bytes; o += TPOSEI_CACHE_LINE) TPOSEI_PREFETCH(row + o);
-        TPOSEI_PREFETCH(row + next->row_bytes - 1);
+        const unsigned char *row = origin + r * stride;
+        const size_t skew = (size_t)((uintptr_t)row % TPOSEI_CACHE_LINE);
+        const size_t lines = (skew + row_bytes + TPOSEI_CACHE_LINE - 1) / TPOSEI_CACHE_LINE;
+        for (i = 0; i < lines; i++)
+            TPOSEI_PREFETCH(row + tposei_min(i * TPOSEI_CACHE_LINE, row_bytes - 1));
     }
+}
+
+/* Rows [first, last) of the next block's source and of its destination: the destination
+   lines are fetched too, so the stores do not each wait for a line fill. */
+TPOSEI_FORCE_INLINE void tposei_prefetch_rows(const tposei_next_block *next,
+                                              const tposei_job *job, size_t first, size_t last)
+{
+    tposei_prefetch_lines(next->src, job->src_stride, next->rows, next->row_bytes, first, last);
+    tposei_prefetch_lines(next->dst, job->dst_stride, next->dst_rows, next->dst_row_bytes, first,
+                          last);
 }
 
 /* One br x bc block at source (rb, cb): full tile x tile micro-tiles through `kernel`
@@ -491,7 +523,7 @@ TPOSEI_FORCE_INLINE void tposei_drive_block(const tposei_job *job, size_t rb, si
     const size_t full_r = br - br % tile, full_c = bc - bc % tile;
     size_t r, c;
     for (r = 0; r < full_r; r += tile) {
-        if (next) tposei_prefetch_rows(next, ss, r, r + tile);
+        if (next) tposei_prefetch_rows(next, job, r, r + tile);
         if (tile == 1) {
             tposei_any_block(dst + r * esize, ds, src + r * ss, ss, 1, bc, esize);
             continue;
@@ -499,7 +531,7 @@ TPOSEI_FORCE_INLINE void tposei_drive_block(const tposei_job *job, size_t rb, si
         for (c = 0; c < full_c; c += tile)
             kernel(dst + c * ds + r * esize, ds, src + r * ss + c * esize, ss);
     }
-    if (next) tposei_prefetch_rows(next, ss, full_r, br);
+    if (next) tposei_prefetch_rows(next, job, full_r, (size_t)-1); /* the rest */
     tposei_any_block(dst + full_c * ds, ds, src + full_c * esize, ss, full_r, bc - full_c, esize);
     tposei_any_block(dst + full_r * esize, ds, src + full_r * ss, ss, br - full_r, bc, esize);
 }
@@ -511,6 +543,10 @@ TPOSEI_FORCE_INLINE void tposei_drive_blocks(const tposei_job *job, size_t esize
 {
     const size_t block = tposei_block_edge(esize);
     size_t rb, cb;
+    /* A side shorter than a block leaves few enough streams for the hardware prefetcher,
+       and software prefetches of a narrow block only repeat the same lines (measured:
+       1000000x3 u64 at 0.37x memcpy with them, 0.98x without). */
+    prefetch = prefetch && job->rows > block && job->cols > block;
     for (rb = 0; rb < job->rows; rb += block) {
         const size_t br = tposei_min(block, job->rows - rb);
         for (cb = 0; cb < job->cols; cb += block) {
@@ -631,40 +667,62 @@ static const tposei_kernel_entry tposei_kernel_table[TPOSE_KERNEL_COUNT] = {
     {"neon", tposei_none_pick},
 };
 
-/* Destination bytes above which AUTO prefers the streaming kernels: the whole matrix no
-   longer stays in this core's share of the last-level cache, so the destination lines would
-   be evicted anyway and their reads for ownership are pure cost (measured, README.md). */
+/* Destination bytes above which AUTO prefers the streaming kernels: the matrix no longer
+   stays in this core's L2, so its destination lines would be evicted anyway and their reads
+   for ownership are pure cost (measured, README.md: at 1 MiB from memory the streaming
+   kernel runs at 0.87x memcpy and the plain one at 0.40x; hot in cache it is the reverse). */
 #define TPOSEI_STREAM_ABOVE ((size_t)1 << 20)
 
-/* AUTO's preference, best first, by element size and size class; measured with
-   bench/tpose-bench on the reference machine (README.md). The SIMD kernels come first for
-   the sizes they support (the table returns NULL for the others, and on CPUs without them);
-   then SWAR tiles for 1, 2 and 4 bytes, prefetching blocks for wider elements. */
+/* 1 when AUTO may pick `k` under the current ceiling and the table has it for `esize`. */
+static int tposei_auto_allowed(tpose_kernel k, size_t esize)
+{
+    const int allowed = tposei_kernel_ceiling == TPOSE_KERNEL_AUTO || k <= tposei_kernel_ceiling;
+    return allowed && tposei_kernel_table[k].pick(esize) != NULL;
+}
+
+/* The portable kernels' order: SWAR tiles win for 1, 2 and 4 bytes at every size; for wider
+   elements prefetching pays only out of cache: in cache (a matrix of at most 256 KiB) plain
+   blocks are 20% faster. */
+static tpose_kernel tposei_auto_portable(size_t rows, size_t cols, size_t esize)
+{
+    static const tpose_kernel narrow[] = {TPOSE_KERNEL_SWAR, TPOSE_KERNEL_PREFETCH,
+                                          TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
+    static const tpose_kernel wide[] = {TPOSE_KERNEL_PREFETCH, TPOSE_KERNEL_BLOCKED,
+                                        TPOSE_KERNEL_NAIVE};
+    static const tpose_kernel wide_in_cache[] = {TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
+    const int is_narrow = esize == 1 || esize == 2 || esize == 4;
+    const int in_cache = rows <= ((size_t)256 << 10) / esize / cols;
+    const tpose_kernel *order = is_narrow ? narrow : in_cache ? wide_in_cache : wide;
+    const size_t count = is_narrow  ? sizeof narrow / sizeof *narrow
+                         : in_cache ? sizeof wide_in_cache / sizeof *wide_in_cache
+                                    : sizeof wide / sizeof *wide;
+    size_t i;
+    for (i = 0; i < count; i++)
+        if (tposei_auto_allowed(order[i], esize)) return order[i];
+    return TPOSE_KERNEL_NAIVE;
+}
+
+/* AUTO's preference, best first, by element size and size class; measured with tpose-bench
+   on the reference machine (README.md). The SIMD kernels come first for the element sizes
+   they support (1, 2, 4, 8, 16; the table returns NULL for others and on CPUs without them):
+   streaming above TPOSEI_STREAM_ABOVE, in place below; then the portable order. */
 static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
 {
-    static const tpose_kernel small[] = {
-        TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX512_STREAM, TPOSE_KERNEL_AVX2,
-        TPOSE_KERNEL_AVX2_STREAM, TPOSE_KERNEL_SSE2, TPOSE_KERNEL_SWAR,
-        TPOSE_KERNEL_PREFETCH, TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
-    static const tpose_kernel large[] = {
-        TPOSE_KERNEL_AVX512_STREAM, TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2_STREAM,
-        TPOSE_KERNEL_AVX2, TPOSE_KERNEL_SSE2, TPOSE_KERNEL_SWAR,
-        TPOSE_KERNEL_PREFETCH, TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
-    const size_t count = sizeof small / sizeof *small;
-    const int narrow = esize == 1 || esize == 2 || esize == 4;
-    const tpose_kernel *order = small;
+    static const tpose_kernel small[] = {TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
+                                         TPOSE_KERNEL_SSE2};
+    static const tpose_kernel large[] = {TPOSE_KERNEL_AVX512_STREAM, TPOSE_KERNEL_AVX2_STREAM,
+                                         TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
+                                         TPOSE_KERNEL_SSE2};
     size_t i, bytes;
-    if (esize == 0) return TPOSE_KERNEL_NAIVE;
-    if (tposei_mul(rows, cols, &bytes) && tposei_mul(bytes, esize, &bytes) &&
-        bytes > TPOSEI_STREAM_ABOVE)
-        order = large;
-    for (i = 0; i < count; i++) {
-        const int allowed = tposei_kernel_ceiling == TPOSE_KERNEL_AUTO ||
-                            order[i] <= tposei_kernel_ceiling;
-        if (order[i] == TPOSE_KERNEL_SWAR && !narrow) continue;
-        if (allowed && tposei_kernel_table[order[i]].pick(esize)) return order[i];
-    }
-    return TPOSE_KERNEL_NAIVE;
+    int big;
+    if (esize == 0 || rows == 0 || cols == 0) return TPOSE_KERNEL_NAIVE;
+    big = !tposei_mul(rows, cols, &bytes) || !tposei_mul(bytes, esize, &bytes) ||
+          bytes > TPOSEI_STREAM_ABOVE;
+    for (i = 0; big && i < sizeof large / sizeof *large; i++)
+        if (tposei_auto_allowed(large[i], esize)) return large[i];
+    for (i = 0; !big && i < sizeof small / sizeof *small; i++)
+        if (tposei_auto_allowed(small[i], esize)) return small[i];
+    return tposei_auto_portable(rows, cols, esize);
 }
 
 /* The entry point AUTO runs for this shape and element size: for internal callers (the
