@@ -169,6 +169,15 @@ TPOSE_API tpose_kernel tpose_kernel_auto(size_t rows, size_t cols, size_t esize)
 /* A short static name ("naive", "avx2-stream"); "unknown" for ids outside the enum. */
 TPOSE_API const char *tpose_kernel_name(tpose_kernel kernel);
 
+/* A leading dimension for a matrix of `cols` elements of `esize` bytes per row that avoids
+   cache aliasing (reference 004, "Dealing with cache aliasing"): the smallest ld >= cols
+   whose rows are an odd number of 64-byte lines, so consecutive rows fall into different
+   cache sets at every level. Pair it with 64-byte aligned allocations. When esize is a
+   multiple of 128 no such ld exists: it returns cols rounded up to whole lines. Returns 0
+   for cols or esize 0, or when the result would overflow size_t (in bytes).
+   Thread safety: pure. */
+TPOSE_API size_t tpose_padded_ld(size_t cols, size_t esize);
+
 /* AUTO picks nothing later in the enum than `best`; TPOSE_KERNEL_AUTO lifts the limit.
    Thread safety: a process-wide setting (per translation unit under TPOSE_STATIC); set it
    before other threads transpose. */
@@ -813,6 +822,18 @@ TPOSE_API int tpose_kernel_supported(tpose_kernel kernel, size_t esize)
 TPOSE_API tpose_kernel tpose_kernel_auto(size_t rows, size_t cols, size_t esize)
 {
     return tposei_auto_choice(rows, cols, esize);
+}
+
+TPOSE_API size_t tpose_padded_ld(size_t cols, size_t esize)
+{
+    size_t g = TPOSEI_CACHE_LINE, step, ld, bytes;
+    while (esize % g) g /= 2; /* gcd(esize, 64): 64 is a power of two */
+    step = TPOSEI_CACHE_LINE / g; /* elements per whole-line step of ld */
+    if (cols == 0 || esize == 0 || cols > (size_t)-1 - 2 * step) return 0;
+    ld = (cols + step - 1) / step * step;
+    if (!tposei_mul(ld, esize, &bytes)) return 0;
+    if ((bytes / TPOSEI_CACHE_LINE) % 2 == 0 && (esize / g) % 2 == 1) ld += step;
+    return tposei_mul(ld, esize, &bytes) ? ld : 0;
 }
 
 TPOSE_API void tpose_kernel_limit(tpose_kernel best)
