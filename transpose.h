@@ -8,9 +8,10 @@
    ships beside this header.
 
    Embedded / copy-paste use: `#define TPOSE_STATIC` before the include makes every function
-   `static` in that translation unit and pulls in the implementation there; no other file is
-   needed. The first include in a translation unit fixes the mode; a later include that asks
-   for the other one is an #error.
+   `static` in that translation unit and pulls in the implementation there; copy
+   transpose_simd.h beside it (the x86 kernels, included from here) or define TPOSE_NO_SIMD,
+   and no other file is needed. The first include in a translation unit fixes the mode; a
+   later include that asks for the other one is an #error.
 
    CONFIGURATION (define before the include; the same in every file of one program)
 
@@ -41,6 +42,9 @@
        AUTO's choices (testing, benchmarking, or pinning a portable path).
    tpose_status_str(status)
        A static string for a status code.
+   tpose_padded_ld(cols, esize)
+       A leading dimension >= cols whose rows are an odd number of 64-byte lines: allocate
+       with it (and 64-byte alignment) to avoid the cache aliasing of power-of-two strides.
 
    KERNELS (portable ones run everywhere)
 
@@ -51,13 +55,27 @@
    | prefetch  | any                 | blocked + software prefetch of the next source block    |
    | swar      | 1, 2, 4 (any: as    | 8x8 u8, 4x4 u16 or 2x2 u32 tiles in uint64_t registers   |
    |           | prefetch otherwise) | by masked shifts, inside prefetched cache blocks        |
-   | sse2...   | -                   | SIMD ids exist and report unsupported in this release   |
+   | sse2      | 1, 2, 4, 8, 16      | 16x16 u8 ... 2x2 u64 unpack networks; 16-byte moves     |
+   | avx2      | 1, 2, 4, 8, 16      | the article's 32x32 u8 shuffle/blend network; 16x16 u16 |
+   |           |                     | ... 2x2 u128 with two rows per vector                   |
+   | avx2-     | 1, 2, 4, 8, 16      | avx2 tiles into an L1 buffer, whole destination lines   |
+   |  stream   |                     | written non-temporally (edges stored normally)          |
+   | avx512    | 1, 2, 4, 8, 16      | 64x64 u8 ... 4x4 u128, four rows per vector; skinny     |
+   |           |                     | shapes (a side <= 16) by VBMI byte permutes             |
+   | avx512-   | 1, 2, 4, 8, 16      | avx512 with non-temporal stores of whole lines, straight|
+   |  stream   |                     | from registers when destination rows are line-aligned   |
+   | neon      | -                   | reported unsupported (no kernels yet)                   |
 
-   AUTO picks swar for 1, 2 and 4-byte elements and prefetch otherwise (measured, see
-   README.md), never later in the enum than the tpose_kernel_limit() ceiling.
+   The x86 kernels live in transpose_simd.h, compiled with __attribute__((target)) (no -m
+   flags needed) and dispatched by CPUID/XGETBV once per process. AUTO picks, per element
+   size, avx512 (else avx2, sse2) for matrices up to 1 MiB, the streaming kernels above;
+   then swar for 1, 2 and 4-byte elements and prefetch (blocked in cache) for others
+   (measured, see README.md), never later in the enum than the tpose_kernel_limit() ceiling.
 
    SECTIONS (grep for the marker)
-       >>config >>portability >>cpu >>kernels-scalar >>table >>drivers >>api
+       >>config >>portability >>cpu >>kernels-scalar >>drivers >>table >>api
+       transpose_simd.h: >>cpu >>kernels-sse2 >>kernels-avx2 >>kernels-avx512 >>drivers
+       >>table
 
    License: MIT, at the end of this file.
 */
