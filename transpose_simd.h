@@ -30,12 +30,13 @@
 #error "transpose_simd.h is part of transpose.h's implementation; include transpose.h"
 #endif
 
-/* GCC before 13 warns, in C++ only, that the masked-off operand the AVX-512 unpack and
-   insert intrinsics take from _mm512_undefined_epi32() "may be used uninitialized" (GCC bug
-   105593); that operand is never read. */
+/* GCC before 13 warns (in C++, and in C under sanitizers) that the masked-off operand the
+   AVX-512 unpack and insert intrinsics take from _mm512_undefined_epi32() is (maybe) used
+   uninitialized (GCC bug 105593); that operand is never read. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 #include <cpuid.h>
