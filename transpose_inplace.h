@@ -272,6 +272,13 @@ static uint64_t tposei_mmi(uint64_t x, uint64_t m)
     return (uint64_t)(t0 < 0 ? t0 + (int64_t)m : t0);
 }
 
+/* x - m when x >= m, else x; for x < 2m. Branch-free: the inner loops wrap indices at
+   data-dependent, unpredictable points, where a branch would mispredict half the time. */
+TPOSEI_FORCE_INLINE uint64_t tposei_wrap(uint64_t x, uint64_t m)
+{
+    return x - (m & (uint64_t)0 - (uint64_t)(x >= m));
+}
+
 /* Out-of-place transpose of a rows x cols block through AUTO's kernel (transpose.h). */
 static void tposei_ip_oop(unsigned char *dst, size_t dst_stride, const unsigned char *src,
                           size_t src_stride, size_t rows, size_t cols, size_t esize)
@@ -676,14 +683,12 @@ TPOSEI_FORCE_INLINE void tposei_ckg_c2r_row(const tposei_ckg *k, uint64_t i, siz
     uint64_t w = tposei_mulmod(k->a_inv, tposei_mod(&k->div_b, u), k->cb), jm = 0, j;
     uint64_t vb = v * k->cb;
     for (j = 0; j < k->n; j++) {
-        uint64_t d = w;
-        if ((int64_t)jm < wrap_below) d = w + 1 == k->cb ? 0 : w + 1;
+        const uint64_t d = tposei_wrap(w + (uint64_t)((int64_t)jm < wrap_below), k->cb);
         tposei_move(k->row + j * esize, r + (d + vb) * esize, esize);
         vb += k->cb;
         if (++v == k->c) {
             v = vb = 0;
-            w += k->a_inv;
-            if (w >= k->cb) w -= k->cb;
+            w = tposei_wrap(w + k->a_inv, k->cb);
         }
         if (++jm == k->c) jm = 0;
     }
@@ -699,11 +704,8 @@ TPOSEI_FORCE_INLINE void tposei_ckg_r2c_row(const tposei_ckg *k, uint64_t i, siz
     const uint64_t step = k->m_mod_n;
     uint64_t s = i, sn = tposei_mod(&k->div_n, i), t = 0, jb = 0, j;
     for (j = 0; j < k->n; j++) {
-        uint64_t d = sn + t;
-        if (d >= k->n) d -= k->n;
-        tposei_move(k->row + j * esize, r + d * esize, esize);
-        t += step;
-        if (t >= k->n) t -= k->n;
+        tposei_move(k->row + j * esize, r + tposei_wrap(sn + t, k->n) * esize, esize);
+        t = tposei_wrap(t + step, k->n);
         if (++jb == k->cb) {
             jb = 0;
             if (++s == k->m) s = sn = 0;
@@ -757,8 +759,7 @@ TPOSEI_FORCE_INLINE void tposei_ckg_panel(const tposei_ckg *k, tposei_ckg_pass p
         const uint64_t base = row_term ? row_term[i] : i;
         unsigned char *d = col + i * st;
         for (jj = 0; jj < w; jj++) {
-            uint64_t s = base + off[jj];
-            if (s >= k->m) s -= k->m;
+            uint64_t s = tposei_wrap(base + off[jj], k->m);
             if (src_map) s = src_map[s];
             tposei_move(d + jj * esize, k->panel + s * pw + jj * esize, esize);
         }
