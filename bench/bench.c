@@ -1,0 +1,193 @@
+/* bench.c - tpose-bench: out-of-place transposition speed per kernel, against memcpy of the
+   same bytes timed in the same process.
+
+   For each shape and element size it prints, per supported kernel (and AUTO), the median
+   GB/s (bytes = 2 * rows * cols * esize: every byte read once and written once), the median
+   time-stamp-counter ticks per element, and the ratio of memcpy's median time to the
+   kernel's (1.0 = memcpy speed). Out-of-cache shapes cycle through enough distinct matrix
+   pairs that each measurement moves at least 1 GiB (-m); buffers are pre-faulted.
+
+   tpose-bench                         default sweep: esize 1, 2, 4, 8 from cache-resident
+                                       to >= 256 MiB
+   tpose-bench -r 8256 -c 8256 -e 1    one shape (-c defaults to -r)
+   options: -e ESIZE[,ESIZE...]  -k KERNEL[,KERNEL...] (names as tpose_kernel_name, or auto)
+            -n REPS (default 5)  -m MIB moved per measurement (default 1024; 0 = one pair,
+            cache-resident)  -h */
+#include "bench_common.h"
+#include <unistd.h>
+
+#define TPOSE_IMPLEMENTATION
+#include "transpose.h"
+
+#define MAX_LIST 16
+
+typedef struct options {
+    size_t rows, cols;
+    size_t esizes[MAX_LIST];
+    int n_esizes;
+    int kernels[TPOSE_KERNEL_COUNT]; /* 1 = selected */
+    int any_kernel_selected;
+    int reps;
+    size_t pool_mib;
+    int pool_set;
+} options;
+
+typedef struct pass_ctx {
+    tpose_kernel kernel;
+    size_t rows, cols, esize;
+} pass_ctx;
+
+static int transpose_pass(const tb_pool *pool, void *arg)
+{
+    const pass_ctx *c = (const pass_ctx *)arg;
+    size_t i;
+    for (i = 0; i < pool->count; i++)
+        if (tpose_matrix_with(c->kernel, pool->dst[i], c->rows, pool->src[i], c->cols, c->rows,
+                              c->cols, c->esize) != TPOSE_OK)
+            return 1;
+    return 0;
+}
+
+static void print_header(void)
+{
+    printf("| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy |\n");
+    printf("|---|---:|---|---:|---:|---:|\n");
+}
+
+static void run_kernel(const tb_pool *pool, pass_ctx *ctx, int reps)
+{
+    const size_t bytes = ctx->rows * ctx->cols * ctx->esize;
+    const double elems = (double)ctx->rows * (double)ctx->cols * (double)pool->count;
+    char name[48];
+    tb_result res;
+    if (ctx->kernel == TPOSE_KERNEL_AUTO)
+        snprintf(name, sizeof name, "auto (%s)",
+                 tpose_kernel_name(tpose_kernel_auto(ctx->rows, ctx->cols, ctx->esize)));
+    else
+        snprintf(name, sizeof name, "%s", tpose_kernel_name(ctx->kernel));
+    if (tb_measure(pool, bytes, transpose_pass, ctx, reps, &res) != 0) {
+        printf("| %zux%zu | %zu | %s | failed | | |\n", ctx->rows, ctx->cols, ctx->esize, name);
+        return;
+    }
+    printf("| %zux%zu | %zu | %s | %.2f | %.3f | %.2f |\n", ctx->rows, ctx->cols, ctx->esize,
+           name, 2.0 * (double)bytes * (double)pool->count / res.op_seconds * 1e-9,
+           res.op_ticks / elems, res.memcpy_seconds / res.op_seconds);
+    fflush(stdout);
+}
+
+/* Every selected kernel on one shape. Cache-resident shapes (a pair under 2 MiB) use one
+   pair unless -m says otherwise. */
+static void run_shape(const options *o, size_t rows, size_t cols, size_t esize)
+{
+    const size_t bytes = rows * cols * esize;
+    const size_t min_bytes =
+        o->pool_set ? o->pool_mib * TB_MIB : (2 * bytes < 2 * TB_MIB ? 0 : 1024 * TB_MIB);
+    tb_pool pool = tb_pool_make(bytes, bytes, min_bytes);
+    pass_ctx ctx;
+    int k;
+    ctx.rows = rows;
+    ctx.cols = cols;
+    ctx.esize = esize;
+    for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++) {
+        if (o->any_kernel_selected && !o->kernels[k]) continue;
+        if (!tpose_kernel_supported((tpose_kernel)k, esize)) continue;
+        ctx.kernel = (tpose_kernel)k;
+        run_kernel(&pool, &ctx, o->reps);
+    }
+    tb_pool_free(&pool);
+}
+
+/* Cache-resident (256 KiB), the article's N = 2112 square, a 1-16 MiB rectangle, and a
+   >= 256 MiB square (N + 64 so rows do not alias in the caches). */
+static void default_sweep(const options *o, size_t esize)
+{
+    size_t hot = 16;
+    size_t big;
+    while ((hot * 2) * (hot * 2) * esize <= 256 * 1024) hot *= 2;
+    big = esize == 1 ? 16448 : esize == 2 ? 11648 : esize == 4 ? 8256 : 5824;
+    run_shape(o, hot, hot, esize);
+    run_shape(o, 2112, 2112, esize);
+    run_shape(o, 1000, 3000, esize);
+    run_shape(o, big, big, esize);
+}
+
+static int parse_kernels(options *o, char *list)
+{
+    char *name = strtok(list, ",");
+    for (; name; name = strtok(NULL, ",")) {
+        int k, found = 0;
+        for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
+            if (strcmp(name, tpose_kernel_name((tpose_kernel)k)) == 0) {
+                o->kernels[k] = found = 1;
+                o->any_kernel_selected = 1;
+            }
+        if (!found) {
+            fprintf(stderr, "tpose-bench: unknown kernel '%s'\n", name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int parse_esizes(options *o, char *list)
+{
+    char *tok = strtok(list, ",");
+    for (; tok && o->n_esizes < MAX_LIST; tok = strtok(NULL, ",")) {
+        const long v = strtol(tok, NULL, 10);
+        if (v <= 0) return 1;
+        o->esizes[o->n_esizes++] = (size_t)v;
+    }
+    return 0;
+}
+
+static int parse_options(options *o, int argc, char **argv)
+{
+    int c;
+    memset(o, 0, sizeof *o);
+    o->reps = 5;
+    while ((c = getopt(argc, argv, "r:c:e:k:n:m:h")) != -1) {
+        switch (c) {
+        case 'r': o->rows = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'c': o->cols = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'e':
+            if (parse_esizes(o, optarg)) return 1;
+            break;
+        case 'k':
+            if (parse_kernels(o, optarg)) return 1;
+            break;
+        case 'n': o->reps = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
+        case 'm':
+            o->pool_mib = (size_t)strtoull(optarg, NULL, 10);
+            o->pool_set = 1;
+            break;
+        default: return 1;
+        }
+    }
+    if (o->cols == 0) o->cols = o->rows;
+    if (o->n_esizes == 0) {
+        static const size_t defaults[] = {1, 2, 4, 8};
+        for (c = 0; c < 4; c++) o->esizes[o->n_esizes++] = defaults[c];
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int e;
+    if (parse_options(&o, argc, argv)) {
+        fprintf(stderr, "usage: tpose-bench [-r ROWS] [-c COLS] [-e ESIZE,..] [-k KERNEL,..] "
+                        "[-n REPS] [-m MIB]\n");
+        return 2;
+    }
+    printf("tpose-bench: one thread, median of %d passes; ratio = memcpy time / kernel time\n\n",
+           o.reps);
+    print_header();
+    for (e = 0; e < o.n_esizes; e++) {
+        if (o.rows)
+            run_shape(&o, o.rows, o.cols, o.esizes[e]);
+        else
+            default_sweep(&o, o.esizes[e]);
+    }
+    return 0;
+}
