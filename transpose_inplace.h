@@ -276,7 +276,7 @@ static uint64_t tposei_mmi(uint64_t x, uint64_t m)
    data-dependent, unpredictable points, where a branch would mispredict half the time. */
 TPOSEI_FORCE_INLINE uint64_t tposei_wrap(uint64_t x, uint64_t m)
 {
-    return x - (m & (uint64_t)0 - (uint64_t)(x >= m));
+    return x - (m & ((uint64_t)0 - (uint64_t)(x >= m)));
 }
 
 /* Out-of-place transpose of a rows x cols block through AUTO's kernel (transpose.h). */

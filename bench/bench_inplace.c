@@ -1,126 +1,137 @@
 /* bench_inplace.c - tpose-bench-inplace: in-place transposition against memcpy of the same
-   bytes in the same process. For each shape and direction: median GB/s counting
-   2 * rows * cols * esize bytes (read + written once, paper eq. 37), the ratio to memcpy's
-   median over the same byte count, and the peak extra memory (the workspace, which the
-   library never exceeds). Buffers are pre-faulted; every timed call works on the matrix
-   the previous one left, alternating rows x cols and cols x rows.
+   bytes, timed in the same process (bench_common.h).
 
-   Usage: tpose-bench-inplace [reps] [shape-filter substring] */
-#define _POSIX_C_SOURCE 199309L
+   For each shape, in both directions (rows x cols, then the result back), it prints the
+   element size, the path taken, the median GB/s counting 2 * rows * cols * esize bytes
+   (every byte read once and written once, reference 001 eq. 37), the ratio of memcpy's
+   median time for rows * cols * esize bytes to the transpose's (1.0 = memcpy speed), and
+   the peak extra memory: the workspace passed in, exactly tpose_inplace_workspace(), which
+   the library never exceeds. Passes alternate memcpy, forward, memcpy, backward, over a pool
+   of distinct pre-faulted matrices that moves at least -m MiB (default 256) per pass, so
+   cache-sized shapes are measured from memory too.
+
+   tpose-bench-inplace                    the issue's shapes
+   tpose-bench-inplace -r 3001 -c 7919 -e 8   one shape
+   options: -n REPS (default 5)  -m MIB per pass (0 = one matrix)  -h */
+#include "bench_common.h"
+#include <unistd.h>
+
 #define TPOSE_IMPLEMENTATION
 #include "transpose_inplace.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+typedef struct shape {
+    size_t rows, cols, esize;
+    double target; /* the issue's done-when ratio, 0 = none */
+} shape;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+typedef struct dir_ctx {
+    size_t rows, cols, esize, ws;
+    unsigned char *work;
+} dir_ctx;
 
-static int cmp_double(const void *x, const void *y)
+static int inplace_pass(const tb_pool *pool, const dir_ctx *d)
 {
-    const double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void *prefaulted(size_t bytes)
-{
-    unsigned char *p = (unsigned char *)malloc(bytes ? bytes : 1);
     size_t i;
-    if (!p) {
-        fprintf(stderr, "out of memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    for (i = 0; i < bytes; i++) p[i] = (unsigned char)(i * 131u + (i >> 12));
-    return p;
+    for (i = 0; i < pool->count; i++)
+        if (tpose_inplace(pool->src[i], d->rows, d->cols, d->esize, d->work, d->ws) != TPOSE_OK)
+            return 1;
+    return 0;
 }
 
 static const char *path_name(size_t rows, size_t cols, size_t esize)
 {
-    static const char *const names[] = {"nothing", "square", "skinny", "gcd", "c2r/r2c"};
+    static const char *const names[] = {"none", "square", "skinny", "gcd", "ckg"};
     tposei_ip_plan pl;
     if (!tposei_ip_choose(&pl, rows, cols, esize)) return "?";
     if (pl.path == TPOSEI_IP_CKG) return rows > cols ? "c2r" : "r2c";
     return names[pl.path];
 }
 
-typedef struct shape {
-    size_t rows, cols, esize;
-    double target;
-} shape;
+static void print_row(const dir_ctx *d, double op_s, double cp_s, size_t count, double target)
+{
+    const double bytes = (double)(d->rows * d->cols * d->esize) * (double)count;
+    char name[48];
+    snprintf(name, sizeof name, "%zux%zu", d->rows, d->cols);
+    printf("| %s | %zu | %s | %.2f | %.2f | %zu | %.2f |\n", name, d->esize,
+           path_name(d->rows, d->cols, d->esize), 2e-9 * bytes / op_s, cp_s / op_s, d->ws,
+           target);
+}
 
-#define MAX_REPS 64
-
-static void run_shape(const shape *s, int reps)
+static int run_shape(const shape *s, int reps, size_t pool_mib)
 {
     const size_t bytes = s->rows * s->cols * s->esize;
-    const size_t ws = tpose_inplace_workspace(s->rows, s->cols, s->esize);
-    const size_t ws_back = tpose_inplace_workspace(s->cols, s->rows, s->esize);
-    unsigned char *a = (unsigned char *)prefaulted(bytes), *b = (unsigned char *)prefaulted(bytes);
-    unsigned char *work = (unsigned char *)prefaulted(ws > ws_back ? ws : ws_back);
-    double tc[MAX_REPS], tf[MAX_REPS], tb[MAX_REPS], mc, f, bk;
+    tb_pool pool = tb_pool_make(bytes, bytes, pool_mib * TB_MIB);
+    dir_ctx fwd, back;
+    double f[TB_MAX_REPS], b[TB_MAX_REPS], c[TB_MAX_REPS];
     int r;
+    fwd.rows = back.cols = s->rows;
+    fwd.cols = back.rows = s->cols;
+    fwd.esize = back.esize = s->esize;
+    fwd.ws = tpose_inplace_workspace(s->rows, s->cols, s->esize);
+    back.ws = tpose_inplace_workspace(s->cols, s->rows, s->esize);
+    fwd.work = tb_alloc(fwd.ws);
+    back.work = tb_alloc(back.ws);
+    if (inplace_pass(&pool, &fwd) || inplace_pass(&pool, &back)) return 1; /* warm-up */
     for (r = 0; r < reps; r++) {
-        double t0 = now_s();
-        memcpy(b, a, bytes);
-        tc[r] = now_s() - t0;
-        t0 = now_s();
-        if (tpose_inplace(a, s->rows, s->cols, s->esize, work, ws) != TPOSE_OK) exit(3);
-        tf[r] = now_s() - t0;
-        t0 = now_s();
-        if (tpose_inplace(a, s->cols, s->rows, s->esize, work, ws_back) != TPOSE_OK) exit(3);
-        tb[r] = now_s() - t0;
+        double t0 = tb_seconds();
+        tb_memcpy_pass(&pool, bytes);
+        c[2 * r % TB_MAX_REPS] = tb_seconds() - t0;
+        t0 = tb_seconds();
+        inplace_pass(&pool, &fwd);
+        f[r] = tb_seconds() - t0;
+        t0 = tb_seconds();
+        tb_memcpy_pass(&pool, bytes);
+        c[(2 * r + 1) % TB_MAX_REPS] = tb_seconds() - t0;
+        t0 = tb_seconds();
+        inplace_pass(&pool, &back);
+        b[r] = tb_seconds() - t0;
     }
-    mc = median(tc, reps);
-    f = median(tf, reps);
-    bk = median(tb, reps);
-    printf("%9zux%-8zu %2zu  %-7s %7.2f  %5.2f  %11zu   (target %.2f)  memcpy %6.2f GB/s\n",
-           s->rows, s->cols, s->esize, path_name(s->rows, s->cols, s->esize),
-           2e-9 * (double)bytes / f, mc / f, ws, s->target, 2e-9 * (double)bytes / mc);
-    printf("%9zux%-8zu %2zu  %-7s %7.2f  %5.2f  %11zu   (target %.2f)\n", s->cols, s->rows,
-           s->esize, path_name(s->cols, s->rows, s->esize), 2e-9 * (double)bytes / bk, mc / bk,
-           ws_back, s->target);
+    {
+        const int nc = 2 * reps < TB_MAX_REPS ? 2 * reps : TB_MAX_REPS;
+        const double cp = tb_median(c, nc);
+        print_row(&fwd, tb_median(f, reps), cp, pool.count, s->target);
+        print_row(&back, tb_median(b, reps), cp, pool.count, s->target);
+    }
     fflush(stdout);
-    free(a);
-    free(b);
-    free(work);
+    free(fwd.work);
+    free(back.work);
+    tb_pool_free(&pool);
+    return 0;
+}
+
+static void usage(void)
+{
+    printf("tpose-bench-inplace [-r ROWS -c COLS -e ESIZE] [-n REPS] [-m MIB] [-h]\n");
 }
 
 int main(int argc, char **argv)
 {
-    static const shape shapes[] = {
-        {8256, 8256, 4, 0.7},   {5824, 5824, 8, 0.7},    {3001, 7919, 8, 0.35},
-        {10000, 3000, 4, 0.35}, {2000, 3000, 1, 0.35},   {1000000, 3, 4, 0.5},
+    static const shape issue[] = {
+        {8256, 8256, 4, 0.7},   {5824, 5824, 8, 0.7},  {3001, 7919, 8, 0.35},
+        {10000, 3000, 4, 0.35}, {2000, 3000, 1, 0.35}, {1000000, 3, 4, 0.5},
         {1000000, 3, 8, 0.5},   {4000000, 8, 8, 0.5},
     };
-    const int reps = argc > 1 ? atoi(argv[1]) : 5;
-    const char *filter = argc > 2 ? argv[2] : "";
-    size_t i;
-    if (reps < 1 || reps > MAX_REPS) {
-        fprintf(stderr, "reps must be 1..%d\n", MAX_REPS);
-        return 2;
+    shape one = {0, 0, 4, 0};
+    int reps = 5, opt;
+    size_t pool_mib = 256, i;
+    while ((opt = getopt(argc, argv, "r:c:e:n:m:h")) != -1) {
+        switch (opt) {
+        case 'r': one.rows = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'c': one.cols = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'e': one.esize = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'n': reps = atoi(optarg); break;
+        case 'm': pool_mib = (size_t)strtoull(optarg, NULL, 10); break;
+        default: usage(); return opt == 'h' ? 0 : 2;
+        }
     }
-    printf("in-place transpose, one thread, median of %d; GB/s = 2*rows*cols*esize / time;\n"
-           "ratio = memcpy time of rows*cols*esize bytes / transpose time (same process)\n",
-           reps);
-    printf("%18s %3s  %-7s %7s  %5s  %11s\n", "shape", "es", "path", "GB/s", "ratio",
-           "extra bytes");
-    for (i = 0; i < sizeof shapes / sizeof *shapes; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%zux%zu/%zu", shapes[i].rows, shapes[i].cols,
-                 shapes[i].esize);
-        if (strstr(name, filter)) run_shape(&shapes[i], reps);
-    }
+    if (reps < 1 || reps > TB_MAX_REPS / 2) reps = 5;
+    if (one.rows && !one.cols) one.cols = one.rows;
+    printf("in-place transpose, one thread, median of %d passes per direction, each pass "
+           ">= %zu MiB\n\n", reps, pool_mib);
+    printf("| shape | esize | path | GB/s | ratio to memcpy | extra bytes | target |\n");
+    printf("|---|---:|---|---:|---:|---:|---:|\n");
+    if (one.rows) return run_shape(&one, reps, pool_mib);
+    for (i = 0; i < sizeof issue / sizeof *issue; i++)
+        if (run_shape(&issue[i], reps, pool_mib)) return 1;
     return 0;
 }
