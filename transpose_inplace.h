@@ -129,8 +129,18 @@ __extension__ typedef unsigned __int128 tposei_u128;
 #endif
 
 /* Stack buffers: one tile pair for the square path, one carry piece elsewhere. */
+#ifndef TPOSEI_IP_TILE_BYTES
 #define TPOSEI_IP_TILE_BYTES 16384
+#endif
 #define TPOSEI_IP_CARRY_BYTES 4096
+
+/* Prefetch for reading into all cache levels (PREFETCHT0): the tile pairs and chunks
+   fetched ahead are read and then written back in place, so they should stay close. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TPOSEI_IP_PREFETCH(p) __builtin_prefetch((const void *)(p), 0, 3)
+#else
+#define TPOSEI_IP_PREFETCH(p) TPOSEI_PREFETCH(p)
+#endif
 
 /* Runtime-length copy, memmove and zero fill; libc when allowed, else plain loops that
    move 8-byte words (GCC/Clang expand the fixed-size TPOSEI_MEMCPY inline). */
@@ -317,6 +327,17 @@ static void tposei_ip_copy_rows(unsigned char *dst, size_t ds, const unsigned ch
     for (r = 0; r < rows; r++) tposei_ip_copy(dst + r * ds, src + r * ss, row_bytes);
 }
 
+/* Prefetches every line of a rows x row_bytes block. */
+static void tposei_ip_prefetch_block(const unsigned char *p, size_t stride, size_t rows,
+                                     size_t row_bytes)
+{
+    size_t r, o;
+    for (r = 0; r < rows; r++) {
+        for (o = 0; o < row_bytes; o += TPOSEI_CACHE_LINE) TPOSEI_IP_PREFETCH(p + r * stride + o);
+        TPOSEI_IP_PREFETCH(p + r * stride + row_bytes - 1);
+    }
+}
+
 /* Elements too large for the tile buffer: swap (i, j) and (j, i) through it piecewise. */
 static void tposei_ip_square_huge(unsigned char *a, size_t n, size_t st, size_t esize)
 {
@@ -333,31 +354,87 @@ static void tposei_ip_square_huge(unsigned char *a, size_t n, size_t st, size_t 
             }
 }
 
-/* Square in place: for tiles X = (I, J) and Y = (J, I), J > I, X^T goes to the buffer, Y^T
-   straight into X's place, then the buffer into Y's place; diagonal tiles go through the
-   buffer alone. Each element is read once and written once in memory. */
+/* Tile pairs in super-blocks of TPOSEI_IP_SUPER x TPOSEI_IP_SUPER tiles: within one, the
+   pages under the Y tiles are revisited by the next tile row while the TLB still holds them
+   (row by row they would be evicted after a whole band). (i, j) is the X tile, j >= i. */
+#define TPOSEI_IP_SUPER 8
+
+typedef struct tposei_ip_walk {
+    size_t n, t, span; /* span = t * TPOSEI_IP_SUPER */
+    size_t i0, j0;     /* super-block origin, j0 >= i0 */
+    size_t i, j;       /* tile origin; i == n when done */
+} tposei_ip_walk;
+
+/* First tile of super-block (i0, j0): on the diagonal of a diagonal super-block. */
+static void tposei_ip_walk_enter(tposei_ip_walk *w)
+{
+    w->i = w->i0;
+    w->j = w->j0;
+}
+
+static void tposei_ip_walk_next(tposei_ip_walk *w)
+{
+    const size_t i_end = tposei_min(w->i0 + w->span, w->n), j_end = tposei_min(w->j0 + w->span, w->n);
+    w->j += w->t;
+    if (w->j < j_end) return;
+    w->i += w->t; /* next tile row of the super-block, from the diagonal or its left edge */
+    if (w->i < i_end) {
+        w->j = w->i0 == w->j0 ? w->i : w->j0;
+        return;
+    }
+    w->j0 += w->span; /* next super-block along the super-row, then the next super-row */
+    if (w->j0 >= w->n) {
+        w->i0 += w->span;
+        w->j0 = w->i0;
+    }
+    if (w->i0 >= w->n) {
+        w->i = w->n;
+        return;
+    }
+    tposei_ip_walk_enter(w);
+}
+
+/* One step: the diagonal tile through the buffer, or the pair X = (i, j), Y = (j, i): X^T
+   to the buffer, Y^T straight into X's place, the buffer into Y's place. */
+static void tposei_ip_square_step(unsigned char *a, size_t st, size_t esize, size_t n, size_t t,
+                                  size_t i, size_t j, unsigned char *buf)
+{
+    const size_t ti = tposei_min(t, n - i), tj = tposei_min(t, n - j);
+    unsigned char *x = a + i * st + j * esize; /* ti x tj */
+    unsigned char *y = a + j * st + i * esize; /* tj x ti */
+    tposei_ip_oop(buf, ti * esize, x, st, ti, tj, esize);
+    if (i != j) tposei_ip_oop(x, st, y, st, tj, ti, esize);
+    tposei_ip_copy_rows(y, st, buf, ti * esize, tj, ti * esize);
+}
+
+/* Square in place, each element read once and written once in memory; the next step's
+   tiles are prefetched while this one works in L1. */
 static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize)
 {
     unsigned char buf[TPOSEI_IP_TILE_BYTES];
     const size_t t = tposei_ip_tile_edge(esize), st = ld * esize;
-    size_t i, j;
+    tposei_ip_walk cur, next;
     if (esize > TPOSEI_IP_TILE_BYTES) {
         tposei_ip_square_huge(a, n, st, esize);
         return;
     }
-    for (i = 0; i < n; i += t) {
-        const size_t ti = tposei_min(t, n - i);
-        unsigned char *diag = a + i * st + i * esize;
-        tposei_ip_oop(buf, ti * esize, diag, st, ti, ti, esize);
-        tposei_ip_copy_rows(diag, st, buf, ti * esize, ti, ti * esize);
-        for (j = i + t; j < n; j += t) {
-            const size_t tj = tposei_min(t, n - j);
-            unsigned char *x = a + i * st + j * esize; /* ti x tj */
-            unsigned char *y = a + j * st + i * esize; /* tj x ti */
-            tposei_ip_oop(buf, ti * esize, x, st, ti, tj, esize);
-            tposei_ip_oop(x, st, y, st, tj, ti, esize);
-            tposei_ip_copy_rows(y, st, buf, ti * esize, tj, ti * esize);
+    cur.n = n;
+    cur.t = t;
+    cur.span = t * TPOSEI_IP_SUPER;
+    cur.i0 = cur.j0 = 0;
+    tposei_ip_walk_enter(&cur);
+    next = cur;
+    tposei_ip_walk_next(&next);
+    while (cur.i < n) {
+        if (next.i < n) {
+            const size_t ti = tposei_min(t, n - next.i), tj = tposei_min(t, n - next.j);
+            tposei_ip_prefetch_block(a + next.i * st + next.j * esize, st, ti, tj * esize);
+            if (next.i != next.j)
+                tposei_ip_prefetch_block(a + next.j * st + next.i * esize, st, tj, ti * esize);
         }
+        tposei_ip_square_step(a, st, esize, n, t, cur.i, cur.j, buf);
+        cur = next;
+        tposei_ip_walk_next(&next);
     }
 }
 

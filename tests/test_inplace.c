@@ -214,29 +214,35 @@ static void errors_leave_matrix_untouched(void)
 }
 
 /* n x n blocks inside a wider ld: the block is transposed, the columns beyond it kept. */
+static void check_square(size_t n, size_t ld, size_t es);
+
+/* Sizes crossing every tile edge, then sizes spanning several super-blocks of tiles. */
 static void square_with_ld(void)
 {
-    size_t n, extra, e;
+    static const size_t big[] = {300, 515, 600, 1030, 1300};
+    size_t n, extra, e, k;
     for (e = 0; e < N_ESIZES; e++)
         for (n = 1; n <= 140; n += (n < 70 ? 1 : 23))
-            for (extra = 0; extra <= 5; extra += 5) {
-                const size_t ld = n + extra, es = esizes[e], bytes = n * ld * es;
-                size_t r;
-                unsigned char *m, *o;
-                mat_buf = grow(mat_buf, &mat_cap, bytes);
-                orig_buf = grow(orig_buf, &orig_cap, bytes);
-                want_buf = grow(want_buf, &want_cap, bytes);
-                m = mat_buf;
-                o = orig_buf;
-                tt_fill_random(m, bytes);
-                memcpy(o, m, bytes);
-                memcpy(want_buf, m, bytes);
-                tt_reference(want_buf, ld, o, ld, n, n, es);
-                TT_CHECK(tpose_inplace_square(m, n, ld, es) == TPOSE_OK, "square status");
-                for (r = 0; r < n; r++)
-                    TT_CHECK(memcmp(m + r * ld * es, want_buf + r * ld * es, ld * es) == 0,
-                             "square n %zu ld %zu esize %zu: row %zu", n, ld, es, r);
-            }
+            for (extra = 0; extra <= 5; extra += 5) check_square(n, n + extra, esizes[e]);
+    for (k = 0; k < sizeof big / sizeof *big; k++)
+        for (e = 0; e < N_ESIZES; e++) check_square(big[k], big[k] + 3 * (k & 1), esizes[e]);
+}
+
+static void check_square(size_t n, size_t ld, size_t es)
+{
+    const size_t bytes = n * ld * es;
+    size_t r;
+    mat_buf = grow(mat_buf, &mat_cap, bytes);
+    orig_buf = grow(orig_buf, &orig_cap, bytes);
+    want_buf = grow(want_buf, &want_cap, bytes);
+    tt_fill_random(mat_buf, bytes);
+    memcpy(orig_buf, mat_buf, bytes);
+    memcpy(want_buf, mat_buf, bytes); /* the columns beyond n stay as they are */
+    tt_reference(want_buf, ld, orig_buf, ld, n, n, es);
+    TT_CHECK(tpose_inplace_square(mat_buf, n, ld, es) == TPOSE_OK, "square status");
+    for (r = 0; r < n; r++)
+        TT_CHECK(memcmp(mat_buf + r * ld * es, want_buf + r * ld * es, ld * es) == 0,
+                 "square n %zu ld %zu esize %zu: row %zu", n, ld, es, r);
 }
 
 /* A plan made once transposes many matrices; the transposed shape's plan brings them
