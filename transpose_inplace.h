@@ -582,8 +582,19 @@ static uint64_t tposei_ip_skinny_t(uint64_t big, size_t esize)
     return t < big ? t : big; /* a short matrix is one block */
 }
 
+/* C2R/R2C column passes work on panels TPOSEI_CKG_PANEL bytes wide (whole cache lines). */
+#ifndef TPOSEI_CKG_PANEL
+#define TPOSEI_CKG_PANEL 64
+#endif
+#define TPOSEI_CKG_MAX_WIDTH TPOSEI_CKG_PANEL
+
+static size_t tposei_ckg_width(size_t esize)
+{
+    return esize >= TPOSEI_CKG_PANEL ? 1 : TPOSEI_CKG_PANEL / esize;
+}
+
 /* Fills parts for the path; 0 on overflow. Parts: skinny {block, tail, bitmap},
-   gcd {carry, bitmap}, ckg {panel, table, row}. */
+   gcd {carry, bitmap}, ckg {panel, table, row, bitmap}. */
 static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
 {
     const size_t big = (size_t)pl->big, small = (size_t)pl->small;
@@ -605,7 +616,8 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
         pl->part[1] = w / 8;
         return 1;
     case TPOSEI_IP_CKG:
-        w = esize >= TPOSEI_CACHE_LINE ? 1 : TPOSEI_CACHE_LINE / esize;
+        w = tposei_ckg_width(esize);
+        pl->part[3] = (big + 7) / 8; /* visited rows */
         return tposei_ip_mul_add(big, w * esize, 0, &pl->part[0]) &&
                tposei_ip_mul_add(big, sizeof(uint64_t), 0, &pl->part[1]) &&
                tposei_ip_mul_add(small, esize, 0, &pl->part[2]);
@@ -743,8 +755,8 @@ static void tposei_ip_gcd(unsigned char *a, uint64_t rows, uint64_t cols, uint64
    tall input (m x n -> n x m); R2C, its inverse on the transposed shape, a wide one
    (paper Theorems 1 and 2). c = gcd(m, n), a = m / c, b = n / c. */
 typedef struct tposei_ckg {
-    unsigned char *a, *panel, *row;
-    uint64_t *table;
+    unsigned char *a, *panel, *row, *seen;
+    uint64_t *table; /* q (C2R) or q^-1 (R2C): the row permutation, gather form */
     uint64_t m, n, c, ca, cb;
     uint64_t a_inv; /* mmi(a, b), eq. 31 */
     uint64_t b_inv; /* mmi(b, a), eq. 34 */
@@ -798,52 +810,47 @@ TPOSEI_FORCE_INLINE void tposei_ckg_r2c_row(const tposei_ckg *k, uint64_t i, siz
     tposei_ip_copy(r, k->row, (size_t)(k->n * esize));
 }
 
-/* Column passes. Each gathers A[i][j] = A[src(i, j)][j] one panel of `width` columns at a
-   time: the m x width panel is copied to the workspace (it stays in L2), then every row's
-   sub-row is gathered from it and written back as whole cache lines. */
+/* Column rotations. Each gathers A[i][j] = A[(i + off(j)) mod m][j] one panel of `width`
+   columns at a time: the m x width panel is copied to the workspace, then every row's
+   sub-row is gathered from it and written back as whole cache lines. Neighbouring columns
+   rotate by neighbouring amounts, so the gather walks the panel nearly in order. */
 typedef enum tposei_ckg_pass {
-    TPOSEI_CKG_PREROTATE,  /* C2R step 1: src = (i + floor(j / b)) mod m, eq. 23 */
-    TPOSEI_CKG_SHUFFLE,    /* C2R step 3: src = (q(i) + j) mod m, eq. 32 o 33 */
-    TPOSEI_CKG_UNSHUFFLE,  /* R2C step 1: src = q^-1((i - j) mod m), eq. 35 then 34 */
-    TPOSEI_CKG_POSTROTATE  /* R2C step 3: src = (i - floor(j / b)) mod m, eq. 36 */
+    TPOSEI_CKG_PREROTATE,  /* C2R step 1: off = floor(j / b), eq. 23 */
+    TPOSEI_CKG_ROTATE,     /* C2R step 3: off = j, eq. 32 */
+    TPOSEI_CKG_UNROTATE,   /* R2C step 2: off = -j, eq. 35 */
+    TPOSEI_CKG_POSTROTATE  /* R2C step 4: off = -floor(j / b), eq. 36 */
 } tposei_ckg_pass;
 
-/* Column j's offset in the pass: src = row_term(i) + offset (mod m), then the table. */
+/* Column j's rotation in the pass, in [0, m). */
 static uint64_t tposei_ckg_offset(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j)
 {
     uint64_t unused;
     const uint64_t rot = tposei_divmod(&k->div_b, j, &unused); /* floor(j / b) */
     switch (pass) {
     case TPOSEI_CKG_PREROTATE: return rot;
-    case TPOSEI_CKG_SHUFFLE: return j;
-    case TPOSEI_CKG_UNSHUFFLE: return j ? k->m - j : 0;
+    case TPOSEI_CKG_ROTATE: return j;
+    case TPOSEI_CKG_UNROTATE: return j ? k->m - j : 0;
     default: return rot ? k->m - rot : 0;
     }
 }
-
-#define TPOSEI_CKG_MAX_WIDTH 64
 
 TPOSEI_FORCE_INLINE void tposei_ckg_panel(const tposei_ckg *k, tposei_ckg_pass pass,
                                           uint64_t j0, size_t w, size_t esize)
 {
     const size_t st = (size_t)(k->n * esize), pw = w * esize;
-    const uint64_t *row_term = pass == TPOSEI_CKG_SHUFFLE ? k->table : NULL;
-    const uint64_t *src_map = pass == TPOSEI_CKG_UNSHUFFLE ? k->table : NULL;
     unsigned char *col = k->a + j0 * esize;
     uint64_t off[TPOSEI_CKG_MAX_WIDTH], i;
     size_t jj, any = 0;
     for (jj = 0; jj < w; jj++) any |= (size_t)(off[jj] = tposei_ckg_offset(k, pass, j0 + jj));
-    if (!any && !row_term && !src_map) return; /* rotation by 0: nothing moves */
+    if (!any) return; /* rotation by 0: nothing moves */
     for (i = 0; i < k->m; i++) {
         if (i + 16 < k->m) TPOSEI_PREFETCH(col + (i + 16) * st);
         tposei_ip_copy(k->panel + i * pw, col + i * st, pw);
     }
     for (i = 0; i < k->m; i++) {
-        const uint64_t base = row_term ? row_term[i] : i;
         unsigned char *d = col + i * st;
         for (jj = 0; jj < w; jj++) {
-            uint64_t s = tposei_wrap(base + off[jj], k->m);
-            if (src_map) s = src_map[s];
+            const uint64_t s = tposei_wrap(i + off[jj], k->m);
             tposei_move(d + jj * esize, k->panel + s * pw + jj * esize, esize);
         }
     }
@@ -855,6 +862,26 @@ TPOSEI_FORCE_INLINE void tposei_ckg_columns(const tposei_ckg *k, tposei_ckg_pass
     uint64_t j0;
     for (j0 = 0; j0 < k->n; j0 += k->width)
         tposei_ckg_panel(k, pass, j0, (size_t)tposei_min(k->width, (size_t)(k->n - j0)), esize);
+}
+
+/* Row permutation, gather form: row i becomes row table[i], whole rows at a time (paper
+   section 4.7, with sub-rows as wide as the matrix: each row is one contiguous run). The
+   cycles are followed with one row of carry and a bitmap of visited rows. */
+static void tposei_ckg_permute_rows(const tposei_ckg *k)
+{
+    const size_t row = (size_t)(k->n * k->esize);
+    uint64_t y, pos, src;
+    tposei_ip_zero(k->seen, (size_t)((k->m + 7) / 8));
+    for (y = 0; y < k->m; y++) {
+        if ((k->seen[y >> 3] >> (y & 7) & 1) || k->table[y] == y) continue;
+        tposei_ip_copy(k->row, k->a + y * row, row);
+        for (pos = y; (src = k->table[pos]) != y; pos = src) {
+            k->seen[pos >> 3] |= (unsigned char)(1u << (pos & 7));
+            tposei_ip_copy(k->a + pos * row, k->a + src * row, row);
+        }
+        k->seen[pos >> 3] |= (unsigned char)(1u << (pos & 7));
+        tposei_ip_copy(k->a + pos * row, k->row, row);
+    }
 }
 
 /* q(i) = (i n - floor(i / a)) mod m (eq. 33) for C2R; q^-1(i) =
@@ -881,9 +908,11 @@ TPOSEI_FORCE_INLINE void tposei_ckg_body(const tposei_ckg *k, int c2r, size_t es
     if (c2r) {
         if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_PREROTATE, esize);
         for (i = 0; i < k->m; i++) tposei_ckg_c2r_row(k, i, esize);
-        tposei_ckg_columns(k, TPOSEI_CKG_SHUFFLE, esize);
+        tposei_ckg_columns(k, TPOSEI_CKG_ROTATE, esize); /* column shuffle = p_j, then q */
+        tposei_ckg_permute_rows(k);
     } else {
-        tposei_ckg_columns(k, TPOSEI_CKG_UNSHUFFLE, esize);
+        tposei_ckg_permute_rows(k); /* inverse column shuffle = q^-1, then p_j^-1 */
+        tposei_ckg_columns(k, TPOSEI_CKG_UNROTATE, esize);
         for (i = 0; i < k->m; i++) tposei_ckg_r2c_row(k, i, esize);
         if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_POSTROTATE, esize);
     }
@@ -919,10 +948,11 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
     k.div_c = tposei_div_make(k.c);
     k.div_b = tposei_div_make(k.cb);
     k.esize = esize;
-    k.width = esize >= TPOSEI_CACHE_LINE ? 1 : TPOSEI_CACHE_LINE / esize;
+    k.width = tposei_ckg_width(esize);
     k.panel = part[0];
     k.table = (uint64_t *)(void *)part[1];
     k.row = part[2];
+    k.seen = part[3];
     tposei_ckg_table(&k, !c2r);
     switch (esize) {
     case 1: tposei_ckg_run_e1(&k, c2r); return;
