@@ -572,13 +572,21 @@ static int tposei_ip_mul_add(size_t x, size_t y, size_t z, size_t *out)
 
 /* Skinny block height: a divisor of `big` giving chunks of 64..512 bytes, largest first;
    otherwise 256-byte chunks and a tail of big mod t rows. */
-static uint64_t tposei_ip_skinny_t(uint64_t big, size_t esize)
+static uint64_t tposei_ip_skinny_div(uint64_t big, size_t esize, uint64_t hi)
 {
-    const uint64_t lo = (TPOSEI_CACHE_LINE + esize - 1) / esize, hi = TPOSEI_IP_SKINNY_CHUNK / esize;
+    const uint64_t lo = (TPOSEI_CACHE_LINE + esize - 1) / esize;
     uint64_t t;
     for (t = hi; t >= lo && t > 0; t--)
         if (big % t == 0) return t;
-    t = lo > 256 / esize ? lo : 256 / esize;
+    return 0;
+}
+
+static uint64_t tposei_ip_skinny_t(uint64_t big, size_t esize)
+{
+    uint64_t t = tposei_ip_skinny_div(big, esize, TPOSEI_IP_SKINNY_CHUNK / esize);
+    if (t) return t;
+    t = TPOSEI_IP_SKINNY_CHUNK / 16 / esize;
+    if (t * esize < TPOSEI_CACHE_LINE) t = (TPOSEI_CACHE_LINE + esize - 1) / esize;
     return t < big ? t : big; /* a short matrix is one block */
 }
 
@@ -1000,13 +1008,16 @@ static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t
 {
     unsigned char carry[TPOSEI_IP_CARRY_BYTES];
     tposei_perm p;
-    if (pl->path == TPOSEI_IP_SKINNY && pl->big % pl->t == 0 &&
-        pl->part[0] <= TPOSEI_IP_CARRY_BYTES) {
+    /* skinny blocks that divide the long side and fit the stack buffer */
+    const uint64_t t = pl->path != TPOSEI_IP_SKINNY ? 0
+                       : tposei_ip_skinny_div(pl->big, esize,
+                                              TPOSEI_IP_CARRY_BYTES / (pl->small * esize));
+    if (t) {
         if (rows > cols)
-            tposei_ip_skinny_tall(a, pl->big, pl->small, pl->t, esize, carry, NULL,
+            tposei_ip_skinny_tall(a, pl->big, pl->small, t, esize, carry, NULL,
                                   TPOSEI_IP_CARRY_BYTES, NULL);
         else
-            tposei_ip_skinny_wide(a, pl->big, pl->small, pl->t, esize, carry, NULL,
+            tposei_ip_skinny_wide(a, pl->big, pl->small, t, esize, carry, NULL,
                                   TPOSEI_IP_CARRY_BYTES, NULL);
         return;
     }
