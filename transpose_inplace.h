@@ -143,14 +143,30 @@ __extension__ typedef unsigned __int128 tposei_u128;
 #endif
 
 /* Runtime-length copy, memmove and zero fill; libc when allowed, else plain loops that
-   move 8-byte words (GCC/Clang expand the fixed-size TPOSEI_MEMCPY inline). */
+   move 8-byte words (GCC/Clang expand the fixed-size TPOSEI_MEMCPY inline). The word
+   passes through an empty asm so the optimiser cannot turn the loop back into a call to
+   memcpy (Clang's loop-idiom pass does), which TPOSE_NO_STDLIB promises never happens. */
+#if defined(TPOSE_NO_STDLIB) && (defined(__GNUC__) || defined(__clang__))
+#define TPOSEI_IP_OPAQUE(w) __asm__("" : "+r"(w))
+#else
+#define TPOSEI_IP_OPAQUE(w) ((void)0)
+#endif
+
+TPOSEI_FORCE_INLINE void tposei_ip_move_word(unsigned char *dst, const unsigned char *src)
+{
+    uint64_t w;
+    TPOSEI_MEMCPY(&w, src, 8);
+    TPOSEI_IP_OPAQUE(w);
+    TPOSEI_MEMCPY(dst, &w, 8);
+}
+
 static void tposei_ip_copy(unsigned char *dst, const unsigned char *src, size_t n)
 {
 #if !defined(TPOSE_NO_STDLIB)
     memcpy(dst, src, n);
 #else
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) TPOSEI_MEMCPY(dst + i, src + i, 8);
+    for (; i + 8 <= n; i += 8) tposei_ip_move_word(dst + i, src + i);
     tposei_copy_bytes(dst + i, src + i, n - i);
 #endif
 }
@@ -160,19 +176,12 @@ static void tposei_ip_memmove(unsigned char *dst, const unsigned char *src, size
 #if !defined(TPOSE_NO_STDLIB)
     memmove(dst, src, n);
 #else
-    unsigned char word[8];
     size_t i;
-    if (dst <= src) {
-        for (i = 0; i + 8 <= n; i += 8) {
-            TPOSEI_MEMCPY(word, src + i, 8);
-            TPOSEI_MEMCPY(dst + i, word, 8);
-        }
+    if (dst <= src) { /* forwards, each word read before it can be overwritten */
+        for (i = 0; i + 8 <= n; i += 8) tposei_ip_move_word(dst + i, src + i);
         for (; i < n; i++) dst[i] = ((const volatile unsigned char *)src)[i];
     } else {
-        for (i = n; i >= 8; i -= 8) {
-            TPOSEI_MEMCPY(word, src + i - 8, 8);
-            TPOSEI_MEMCPY(dst + i - 8, word, 8);
-        }
+        for (i = n; i >= 8; i -= 8) tposei_ip_move_word(dst + i - 8, src + i - 8);
         for (; i > 0; i--) dst[i - 1] = ((const volatile unsigned char *)src)[i - 1];
     }
 #endif

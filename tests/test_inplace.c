@@ -127,7 +127,8 @@ static void chosen_shapes(void)
         {8, 1024},  {1001, 8},  {8, 1001},  {4000, 3},  {3, 4001},  {333, 33},  {33, 333},
         {97, 89},   {60, 84},   {84, 60},   {45, 105},  {768, 40},  {40, 768},  {130, 65},
         {65, 130},  {1000, 31}, {31, 1000}, {250, 32},  {32, 250},  {170, 34},  {34, 170},
-        {600, 900}, {900, 600}}; /* gcd chunks of 300 x 16 bytes: larger than the carry */
+        {600, 900}, {900, 600}, /* gcd chunks of 300 x 16 bytes: larger than the carry */
+        {4099, 5},  {5, 4099}}; /* prime long side: skinny with a tail of rows */
     size_t s, e;
     for (s = 0; s < sizeof shapes / sizeof *shapes; s++)
         for (e = 0; e < N_ESIZES; e++) check_all_modes(shapes[s][0], shapes[s][1], esizes[e]);
