@@ -14,4 +14,4 @@ set --
 for k in $("$bench" -r 64 -e "$esize" -n 1 -m 0 | awk -F'|' 'NR > 4 && $4 !~ /auto/ {gsub(/ /, "", $4); print $4}'); do
     set -- "$@" "$bench -r $rows -c $cols -e $esize -k $k -n 1 -m 0"
 done
-hyperfine --warmup 1 --runs 5 --export-markdown "kernels-${rows}x${cols}-e${esize}.md" "$@"
+hyperfine -N --warmup 1 --runs 5 --export-markdown "kernels-${rows}x${cols}-e${esize}.md" "$@"
