@@ -83,8 +83,8 @@ TPOSE_API size_t tpose_inplace_workspace(size_t rows, size_t cols, size_t esize)
      and work_bytes < tpose_inplace_workspace(rows, cols, esize). On error nothing is
      written; the call never fails half-way. Empty matrices are a no-op (a may be NULL).
    Thread safety: reentrant; concurrent calls on disjoint matrices and workspaces are safe. */
-TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t esize,
-                                     void *work, size_t work_bytes);
+TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t esize, void *work,
+                                     size_t work_bytes);
 
 /* In-place transpose of the n x n block at `a` with leading dimension ld (elements);
    elements outside the block are never touched. No workspace.
@@ -100,8 +100,7 @@ TPOSE_API size_t tpose_plan_bytes(size_t rows, size_t cols);
    alignment, plan_bytes >= tpose_plan_bytes(rows, cols)).
    Returns: TPOSE_OK; TPOSE_ERR_NULL, _OVERFLOW or _WORKSPACE (plan too small, nothing
    written). */
-TPOSE_API tpose_status tpose_plan_init(void *plan, size_t plan_bytes, size_t rows,
-                                       size_t cols);
+TPOSE_API tpose_status tpose_plan_init(void *plan, size_t plan_bytes, size_t rows, size_t cols);
 
 /* Transposes the dense matrix at `a` of the plan's shape in place, O(1) extra memory.
    Returns: TPOSE_OK; TPOSE_ERR_NULL, _ESIZE, _OVERFLOW, or TPOSE_ERR_ARG when `plan` was
@@ -129,9 +128,7 @@ __extension__ typedef unsigned __int128 tposei_u128;
 #endif
 
 /* Stack buffers: one tile pair for the square path, one carry piece elsewhere. */
-#ifndef TPOSEI_IP_TILE_BYTES
 #define TPOSEI_IP_TILE_BYTES 16384
-#endif
 #define TPOSEI_IP_CARRY_BYTES 4096
 
 /* Prefetch for reading into all cache levels (PREFETCHT0): the tile pairs and chunks
@@ -329,8 +326,8 @@ static size_t tposei_ip_tile_edge(size_t esize)
 }
 
 /* Copies a rows x row_bytes block between strided places. */
-static void tposei_ip_copy_rows(unsigned char *dst, size_t ds, const unsigned char *src,
-                                size_t ss, size_t rows, size_t row_bytes)
+static void tposei_ip_copy_rows(unsigned char *dst, size_t ds, const unsigned char *src, size_t ss,
+                                size_t rows, size_t row_bytes)
 {
     size_t r;
     for (r = 0; r < rows; r++) tposei_ip_copy(dst + r * ds, src + r * ss, row_bytes);
@@ -383,7 +380,8 @@ static void tposei_ip_walk_enter(tposei_ip_walk *w)
 
 static void tposei_ip_walk_next(tposei_ip_walk *w)
 {
-    const size_t i_end = tposei_min(w->i0 + w->span, w->n), j_end = tposei_min(w->j0 + w->span, w->n);
+    const size_t i_end = tposei_min(w->i0 + w->span, w->n),
+                 j_end = tposei_min(w->j0 + w->span, w->n);
     w->j += w->t;
     if (w->j < j_end) return;
     w->i += w->t; /* next tile row of the super-block, from the diagonal or its left edge */
@@ -490,7 +488,7 @@ static int tposei_perm_leads(const tposei_perm *p, uint64_t y)
 /* Chunks up to TPOSEI_IP_PREFETCH_MAX bytes are prefetched TPOSEI_IP_AHEAD steps ahead
    along a cycle; larger ones stream through the hardware prefetcher, which software
    prefetches only disturb (measured: 4 KiB chunks move 1.5x faster without them). */
-#define TPOSEI_IP_AHEAD 6
+#define TPOSEI_IP_AHEAD        6
 #define TPOSEI_IP_PREFETCH_MAX 1024
 
 static void tposei_ip_prefetch_chunk(const unsigned char *p, size_t bytes)
@@ -542,8 +540,8 @@ static void tposei_ip_permute(unsigned char *base, size_t chunk, const tposei_pe
         if (tposei_perm_src(p, y) == y) continue;
         if (!seen && !tposei_perm_leads(p, y)) continue;
         for (off = 0; off < chunk; off += carry_bytes)
-            tposei_ip_cycle(base, chunk, off, tposei_min(carry_bytes, chunk - off), p, y,
-                            carry, off == 0 ? seen : NULL);
+            tposei_ip_cycle(base, chunk, off, tposei_min(carry_bytes, chunk - off), p, y, carry,
+                            off == 0 ? seen : NULL);
     }
 }
 
@@ -568,7 +566,7 @@ typedef struct tposei_ip_plan {
     size_t total; /* sum of parts rounded to cache lines, plus alignment slack */
 } tposei_ip_plan;
 
-#define TPOSEI_IP_SKINNY_MAX 32
+#define TPOSEI_IP_SKINNY_MAX   32
 #define TPOSEI_IP_SKINNY_CHUNK 4096 /* page-sized chunks: fastest measured (README.md) */
 
 /* *out = x * y (+ z), 0 on size_t overflow. */
@@ -600,9 +598,7 @@ static uint64_t tposei_ip_skinny_t(uint64_t big, size_t esize)
 }
 
 /* C2R/R2C column passes work on panels TPOSEI_CKG_PANEL bytes wide (whole cache lines). */
-#ifndef TPOSEI_CKG_PANEL
 #define TPOSEI_CKG_PANEL 64
-#endif
 #define TPOSEI_CKG_MAX_WIDTH TPOSEI_CKG_PANEL
 
 static size_t tposei_ckg_width(size_t esize)
@@ -638,7 +634,8 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
         return tposei_ip_mul_add(big, w * esize, 0, &pl->part[0]) &&
                tposei_ip_mul_add(big, sizeof(uint64_t), 0, &pl->part[1]) &&
                tposei_ip_mul_add(small, esize, 0, &pl->part[2]);
-    default: return 1;
+    default:
+        return 1;
     }
 }
 
@@ -717,8 +714,8 @@ static void tposei_ip_skinny_tall(unsigned char *a, uint64_t big, uint64_t small
     if (!rest) return;
     for (i = small; i-- > 0;)
         tposei_ip_memmove(a + i * big * esize, a + i * kt * esize, (size_t)(kt * esize));
-    tposei_ip_oop(a + kt * esize, (size_t)(big * esize), tail, row, (size_t)rest,
-                  (size_t)small, esize);
+    tposei_ip_oop(a + kt * esize, (size_t)(big * esize), tail, row, (size_t)rest, (size_t)small,
+                  esize);
 }
 
 /* Wide input (rows = small, cols = big): the exact inverse of the tall steps. */
@@ -731,8 +728,8 @@ static void tposei_ip_skinny_wide(unsigned char *a, uint64_t big, uint64_t small
     tposei_perm p;
     uint64_t i;
     if (rest) {
-        tposei_ip_oop(tail, row, a + kt * esize, (size_t)(big * esize), (size_t)small,
-                      (size_t)rest, esize);
+        tposei_ip_oop(tail, row, a + kt * esize, (size_t)(big * esize), (size_t)small, (size_t)rest,
+                      esize);
         for (i = 1; i < small; i++)
             tposei_ip_memmove(a + i * kt * esize, a + i * big * esize, (size_t)(kt * esize));
     }
@@ -751,9 +748,8 @@ static void tposei_ip_skinny_wide(unsigned char *a, uint64_t big, uint64_t small
 /* rows = a*g, cols = b*g. Transposing every g x g tile in place leaves element
    A[I*g + s][J*g + r] at chunk (I, r, J) offset s; the transpose wants it at chunk
    (J, r, I) of the cols x rows layout: the perm with A = a, R = g, B = b. */
-static void tposei_ip_gcd(unsigned char *a, uint64_t rows, uint64_t cols, uint64_t g,
-                          size_t esize, unsigned char *carry, size_t carry_bytes,
-                          unsigned char *seen)
+static void tposei_ip_gcd(unsigned char *a, uint64_t rows, uint64_t cols, uint64_t g, size_t esize,
+                          unsigned char *carry, size_t carry_bytes, unsigned char *seen)
 {
     const uint64_t ta = rows / g, tb = cols / g;
     const size_t st = (size_t)(cols * esize);
@@ -820,8 +816,10 @@ TPOSEI_FORCE_INLINE void tposei_ckg_r2c_row(const tposei_ckg *k, uint64_t i, siz
         t = tposei_wrap(t + step, k->n);
         if (++jb == k->cb) {
             jb = 0;
-            if (++s == k->m) s = sn = 0;
-            else if (++sn == k->n) sn = 0;
+            if (++s == k->m)
+                s = sn = 0;
+            else if (++sn == k->n)
+                sn = 0;
         }
     }
     tposei_ip_copy(r, k->row, (size_t)(k->n * esize));
@@ -832,10 +830,10 @@ TPOSEI_FORCE_INLINE void tposei_ckg_r2c_row(const tposei_ckg *k, uint64_t i, siz
    sub-row is gathered from it and written back as whole cache lines. Neighbouring columns
    rotate by neighbouring amounts, so the gather walks the panel nearly in order. */
 typedef enum tposei_ckg_pass {
-    TPOSEI_CKG_PREROTATE,  /* C2R step 1: off = floor(j / b), eq. 23 */
-    TPOSEI_CKG_ROTATE,     /* C2R step 3: off = j, eq. 32 */
-    TPOSEI_CKG_UNROTATE,   /* R2C step 2: off = -j, eq. 35 */
-    TPOSEI_CKG_POSTROTATE  /* R2C step 4: off = -floor(j / b), eq. 36 */
+    TPOSEI_CKG_PREROTATE, /* C2R step 1: off = floor(j / b), eq. 23 */
+    TPOSEI_CKG_ROTATE,    /* C2R step 3: off = j, eq. 32 */
+    TPOSEI_CKG_UNROTATE,  /* R2C step 2: off = -j, eq. 35 */
+    TPOSEI_CKG_POSTROTATE /* R2C step 4: off = -floor(j / b), eq. 36 */
 } tposei_ckg_pass;
 
 /* Column j's rotation in the pass, in [0, m). */
@@ -844,15 +842,19 @@ static uint64_t tposei_ckg_offset(const tposei_ckg *k, tposei_ckg_pass pass, uin
     uint64_t unused;
     const uint64_t rot = tposei_divmod(&k->div_b, j, &unused); /* floor(j / b) */
     switch (pass) {
-    case TPOSEI_CKG_PREROTATE: return rot;
-    case TPOSEI_CKG_ROTATE: return j;
-    case TPOSEI_CKG_UNROTATE: return j ? k->m - j : 0;
-    default: return rot ? k->m - rot : 0;
+    case TPOSEI_CKG_PREROTATE:
+        return rot;
+    case TPOSEI_CKG_ROTATE:
+        return j;
+    case TPOSEI_CKG_UNROTATE:
+        return j ? k->m - j : 0;
+    default:
+        return rot ? k->m - rot : 0;
     }
 }
 
-TPOSEI_FORCE_INLINE void tposei_ckg_panel(const tposei_ckg *k, tposei_ckg_pass pass,
-                                          uint64_t j0, size_t w, size_t esize)
+TPOSEI_FORCE_INLINE void tposei_ckg_panel(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j0,
+                                          size_t w, size_t esize)
 {
     const size_t st = (size_t)(k->n * esize), pw = w * esize;
     unsigned char *col = k->a + j0 * esize;
@@ -873,8 +875,7 @@ TPOSEI_FORCE_INLINE void tposei_ckg_panel(const tposei_ckg *k, tposei_ckg_pass p
     }
 }
 
-TPOSEI_FORCE_INLINE void tposei_ckg_columns(const tposei_ckg *k, tposei_ckg_pass pass,
-                                            size_t esize)
+TPOSEI_FORCE_INLINE void tposei_ckg_columns(const tposei_ckg *k, tposei_ckg_pass pass, size_t esize)
 {
     uint64_t j0;
     for (j0 = 0; j0 < k->n; j0 += k->width)
@@ -936,11 +937,26 @@ TPOSEI_FORCE_INLINE void tposei_ckg_body(const tposei_ckg *k, int c2r, size_t es
 }
 
 /* One specialised body per fast element size. */
-static void tposei_ckg_run_e1(const tposei_ckg *k, int c2r) { tposei_ckg_body(k, c2r, 1); }
-static void tposei_ckg_run_e2(const tposei_ckg *k, int c2r) { tposei_ckg_body(k, c2r, 2); }
-static void tposei_ckg_run_e4(const tposei_ckg *k, int c2r) { tposei_ckg_body(k, c2r, 4); }
-static void tposei_ckg_run_e8(const tposei_ckg *k, int c2r) { tposei_ckg_body(k, c2r, 8); }
-static void tposei_ckg_run_e16(const tposei_ckg *k, int c2r) { tposei_ckg_body(k, c2r, 16); }
+static void tposei_ckg_run_e1(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 1);
+}
+static void tposei_ckg_run_e2(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 2);
+}
+static void tposei_ckg_run_e4(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 4);
+}
+static void tposei_ckg_run_e8(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 8);
+}
+static void tposei_ckg_run_e16(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 16);
+}
 static void tposei_ckg_run_any(const tposei_ckg *k, int c2r)
 {
     tposei_ckg_body(k, c2r, k->esize);
@@ -972,12 +988,24 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
     k.seen = part[3];
     tposei_ckg_table(&k, !c2r);
     switch (esize) {
-    case 1: tposei_ckg_run_e1(&k, c2r); return;
-    case 2: tposei_ckg_run_e2(&k, c2r); return;
-    case 4: tposei_ckg_run_e4(&k, c2r); return;
-    case 8: tposei_ckg_run_e8(&k, c2r); return;
-    case 16: tposei_ckg_run_e16(&k, c2r); return;
-    default: tposei_ckg_run_any(&k, c2r); return;
+    case 1:
+        tposei_ckg_run_e1(&k, c2r);
+        return;
+    case 2:
+        tposei_ckg_run_e2(&k, c2r);
+        return;
+    case 4:
+        tposei_ckg_run_e4(&k, c2r);
+        return;
+    case 8:
+        tposei_ckg_run_e8(&k, c2r);
+        return;
+    case 16:
+        tposei_ckg_run_e16(&k, c2r);
+        return;
+    default:
+        tposei_ckg_run_any(&k, c2r);
+        return;
     }
 }
 
@@ -1004,8 +1032,11 @@ static void tposei_ip_with_work(unsigned char *a, size_t rows, size_t cols, size
         tposei_ip_zero(part[1], pl->part[1]);
         tposei_ip_gcd(a, rows, cols, pl->t, esize, part[0], pl->part[0], part[1]);
         return;
-    case TPOSEI_IP_CKG: tposei_ip_ckg(a, rows, cols, esize, part); return;
-    default: return;
+    case TPOSEI_IP_CKG:
+        tposei_ip_ckg(a, rows, cols, esize, part);
+        return;
+    default:
+        return;
     }
 }
 
@@ -1018,9 +1049,10 @@ static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t
     unsigned char carry[TPOSEI_IP_CARRY_BYTES];
     tposei_perm p;
     /* skinny blocks that divide the long side and fit the stack buffer */
-    const uint64_t t = pl->path != TPOSEI_IP_SKINNY ? 0
-                       : tposei_ip_skinny_div(pl->big, esize,
-                                              TPOSEI_IP_CARRY_BYTES / (pl->small * esize));
+    const uint64_t t =
+        pl->path != TPOSEI_IP_SKINNY
+            ? 0
+            : tposei_ip_skinny_div(pl->big, esize, TPOSEI_IP_CARRY_BYTES / (pl->small * esize));
     if (t) {
         if (rows > cols)
             tposei_ip_skinny_tall(a, pl->big, pl->small, t, esize, carry, NULL,
@@ -1040,7 +1072,7 @@ static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t
 
 /* ---- plans ------------------------------------------------------------------------------ */
 
-#define TPOSEI_PLAN_MAGIC 0x4E414C5045534F50ull /* "POSEPLAN" */
+#define TPOSEI_PLAN_MAGIC  0x4E414C5045534F50ull /* "POSEPLAN" */
 #define TPOSEI_PLAN_HEADER 32
 
 static uint64_t tposei_plan_get(const unsigned char *plan, size_t slot)
@@ -1074,29 +1106,34 @@ static uint64_t tposei_plan_walk(const tposei_perm *p, unsigned char *plan)
 }
 
 /* One recorded cycle, gather form, `len` bytes of every element at a time. */
-TPOSEI_FORCE_INLINE void tposei_plan_cycle(unsigned char *a, const tposei_perm *p,
-                                           uint64_t leader, uint64_t length, size_t esize)
+TPOSEI_FORCE_INLINE void tposei_plan_cycle(unsigned char *a, const tposei_perm *p, uint64_t leader,
+                                           uint64_t length, size_t esize)
 {
     unsigned char carry[64];
     size_t off;
     for (off = 0; off < esize; off += sizeof carry) {
         const size_t n = tposei_min(sizeof carry, esize - off);
         uint64_t pos = leader, step;
-        if (n == esize) tposei_move(carry, a + pos * esize, esize);
-        else tposei_ip_copy(carry, a + pos * esize + off, n);
+        if (n == esize)
+            tposei_move(carry, a + pos * esize, esize);
+        else
+            tposei_ip_copy(carry, a + pos * esize + off, n);
         for (step = 1; step < length; step++) {
             const uint64_t src = tposei_perm_src(p, pos);
-            if (n == esize) tposei_move(a + pos * esize, a + src * esize, esize);
-            else tposei_ip_copy(a + pos * esize + off, a + src * esize + off, n);
+            if (n == esize)
+                tposei_move(a + pos * esize, a + src * esize, esize);
+            else
+                tposei_ip_copy(a + pos * esize + off, a + src * esize + off, n);
             pos = src;
         }
-        if (n == esize) tposei_move(a + pos * esize, carry, esize);
-        else tposei_ip_copy(a + pos * esize + off, carry, n);
+        if (n == esize)
+            tposei_move(a + pos * esize, carry, esize);
+        else
+            tposei_ip_copy(a + pos * esize + off, carry, n);
     }
 }
 
-TPOSEI_FORCE_INLINE void tposei_plan_run(const unsigned char *plan, unsigned char *a,
-                                         size_t esize)
+TPOSEI_FORCE_INLINE void tposei_plan_run(const unsigned char *plan, unsigned char *a, size_t esize)
 {
     const tposei_perm p = tposei_perm_make(tposei_plan_get(plan, 1), 1, tposei_plan_get(plan, 2));
     const uint64_t cycles = tposei_plan_get(plan, 3);
@@ -1109,12 +1146,24 @@ TPOSEI_FORCE_INLINE void tposei_plan_run(const unsigned char *plan, unsigned cha
 static void tposei_plan_run_sized(const unsigned char *plan, unsigned char *a, size_t esize)
 {
     switch (esize) {
-    case 1: tposei_plan_run(plan, a, 1); return;
-    case 2: tposei_plan_run(plan, a, 2); return;
-    case 4: tposei_plan_run(plan, a, 4); return;
-    case 8: tposei_plan_run(plan, a, 8); return;
-    case 16: tposei_plan_run(plan, a, 16); return;
-    default: tposei_plan_run(plan, a, esize); return;
+    case 1:
+        tposei_plan_run(plan, a, 1);
+        return;
+    case 2:
+        tposei_plan_run(plan, a, 2);
+        return;
+    case 4:
+        tposei_plan_run(plan, a, 4);
+        return;
+    case 8:
+        tposei_plan_run(plan, a, 8);
+        return;
+    case 16:
+        tposei_plan_run(plan, a, 16);
+        return;
+    default:
+        tposei_plan_run(plan, a, esize);
+        return;
     }
 }
 
@@ -1135,8 +1184,8 @@ TPOSE_API size_t tpose_inplace_workspace(size_t rows, size_t cols, size_t esize)
     return pl.total;
 }
 
-TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t esize,
-                                     void *work, size_t work_bytes)
+TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t esize, void *work,
+                                     size_t work_bytes)
 {
     tposei_ip_plan pl;
 #if !defined(TPOSE_NO_STDLIB)
@@ -1192,8 +1241,7 @@ TPOSE_API size_t tpose_plan_bytes(size_t rows, size_t cols)
     return bytes;
 }
 
-TPOSE_API tpose_status tpose_plan_init(void *plan, size_t plan_bytes, size_t rows,
-                                       size_t cols)
+TPOSE_API tpose_status tpose_plan_init(void *plan, size_t plan_bytes, size_t rows, size_t cols)
 {
     size_t elems;
     unsigned char *out = (unsigned char *)plan;

@@ -53,8 +53,7 @@ static void print_row(const dir_ctx *d, double op_s, double cp_s, size_t count, 
     char name[48];
     snprintf(name, sizeof name, "%zux%zu", d->rows, d->cols);
     printf("| %s | %zu | %s | %.2f | %.2f | %zu | %.2f |\n", name, d->esize,
-           path_name(d->rows, d->cols, d->esize), 2e-9 * bytes / op_s, cp_s / op_s, d->ws,
-           target);
+           path_name(d->rows, d->cols, d->esize), 2e-9 * bytes / op_s, cp_s / op_s, d->ws, target);
 }
 
 static int run_shape(const shape *s, int reps, size_t pool_mib)
@@ -107,27 +106,39 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     static const shape issue[] = {
-        {8256, 8256, 4, 0.7},   {5824, 5824, 8, 0.7},  {3001, 7919, 8, 0.35},
-        {10000, 3000, 4, 0.35}, {2000, 3000, 1, 0.35}, {1000000, 3, 4, 0.5},
-        {1000000, 3, 8, 0.5},   {4000000, 8, 8, 0.5},
+        {8256, 8256, 4, 0.7},  {5824, 5824, 8, 0.7}, {3001, 7919, 8, 0.35}, {10000, 3000, 4, 0.35},
+        {2000, 3000, 1, 0.35}, {1000000, 3, 4, 0.5}, {1000000, 3, 8, 0.5},  {4000000, 8, 8, 0.5},
     };
     shape one = {0, 0, 4, 0};
     int reps = 5, opt;
     size_t pool_mib = 256, i;
     while ((opt = getopt(argc, argv, "r:c:e:n:m:h")) != -1) {
         switch (opt) {
-        case 'r': one.rows = (size_t)strtoull(optarg, NULL, 10); break;
-        case 'c': one.cols = (size_t)strtoull(optarg, NULL, 10); break;
-        case 'e': one.esize = (size_t)strtoull(optarg, NULL, 10); break;
-        case 'n': reps = atoi(optarg); break;
-        case 'm': pool_mib = (size_t)strtoull(optarg, NULL, 10); break;
-        default: usage(); return opt == 'h' ? 0 : 2;
+        case 'r':
+            one.rows = (size_t)strtoull(optarg, NULL, 10);
+            break;
+        case 'c':
+            one.cols = (size_t)strtoull(optarg, NULL, 10);
+            break;
+        case 'e':
+            one.esize = (size_t)strtoull(optarg, NULL, 10);
+            break;
+        case 'n':
+            reps = atoi(optarg);
+            break;
+        case 'm':
+            pool_mib = (size_t)strtoull(optarg, NULL, 10);
+            break;
+        default:
+            usage();
+            return opt == 'h' ? 0 : 2;
         }
     }
     if (reps < 1 || reps > TB_MAX_REPS / 2) reps = 5;
     if (one.rows && !one.cols) one.cols = one.rows;
     printf("in-place transpose, one thread, median of %d passes per direction, each pass "
-           ">= %zu MiB\n\n", reps, pool_mib);
+           ">= %zu MiB\n\n",
+           reps, pool_mib);
     printf("| shape | esize | path | GB/s | ratio to memcpy | extra bytes | target |\n");
     printf("|---|---:|---|---:|---:|---:|---:|\n");
     if (one.rows) return run_shape(&one, reps, pool_mib);

@@ -27,7 +27,7 @@ static void tt_counting_free(void *p)
 }
 
 #define TPOSE_MALLOC(bytes) tt_counting_malloc(bytes)
-#define TPOSE_FREE(ptr) tt_counting_free(ptr)
+#define TPOSE_FREE(ptr)     tt_counting_free(ptr)
 #define TPOSE_IMPLEMENTATION
 #include "transpose_inplace.h"
 #include "tpose_test.h"
@@ -86,22 +86,21 @@ static void check_shape(size_t rows, size_t cols, size_t esize, enum work_mode m
     tt_alloc_peak = 0;
     st = tpose_inplace(m, rows, cols, esize, w, need);
     tt_alloc_fail = 0;
-    TT_CHECK(st == TPOSE_OK, "%zux%zu esize %zu %s: status %d", rows, cols, esize,
-             mode_names[mode], (int)st);
+    TT_CHECK(st == TPOSE_OK, "%zux%zu esize %zu %s: status %d", rows, cols, esize, mode_names[mode],
+             (int)st);
     at = tt_first_diff(want_buf, m, bytes);
     TT_CHECK(at == (size_t)-1, "%zux%zu esize %zu %s (path %d): byte %zu differs", rows, cols,
              esize, mode_names[mode], (int)pl.path, at);
     TT_CHECK(guards_intact(mat_buf, TT_PAD) && guards_intact(m + bytes, TT_PAD),
-             "%zux%zu esize %zu %s: wrote outside the matrix", rows, cols, esize,
-             mode_names[mode]);
+             "%zux%zu esize %zu %s: wrote outside the matrix", rows, cols, esize, mode_names[mode]);
     if (mode == WORK_CALLER)
         TT_CHECK(guards_intact(work_buf, work_off) && guards_intact(w + need, TT_PAD),
                  "%zux%zu esize %zu: wrote outside the %zu workspace bytes", rows, cols, esize,
                  need);
-    TT_CHECK(tt_alloc_peak <= need, "%zux%zu esize %zu: allocated %zu > workspace %zu", rows,
-             cols, esize, tt_alloc_peak, need);
-    TT_CHECK(tt_alloc_live == 0, "%zux%zu esize %zu: %zu allocations not freed", rows, cols,
-             esize, tt_alloc_live);
+    TT_CHECK(tt_alloc_peak <= need, "%zux%zu esize %zu: allocated %zu > workspace %zu", rows, cols,
+             esize, tt_alloc_peak, need);
+    TT_CHECK(tt_alloc_live == 0, "%zux%zu esize %zu: %zu allocations not freed", rows, cols, esize,
+             tt_alloc_live);
 }
 
 static void check_all_modes(size_t rows, size_t cols, size_t esize)
@@ -142,16 +141,18 @@ static void random_shapes(void)
         const size_t rows = 1 + tt_rand_below(k < 100 ? 400 : 5000);
         const size_t cols = 1 + tt_rand_below(k < 100 ? 400 : 40);
         const size_t esize = esizes[tt_rand_below(N_ESIZES)];
-        if (k & 1) check_all_modes(rows, cols, esize);
-        else check_all_modes(cols, rows, esize);
+        if (k & 1)
+            check_all_modes(rows, cols, esize);
+        else
+            check_all_modes(cols, rows, esize);
     }
 }
 
 /* Transposing twice gives back the original bytes; odd element sizes too. */
 static void round_trips(void)
 {
-    static const size_t shapes[][3] = {{37, 91, 5}, {300, 7, 24}, {128, 96, 4}, {77, 1, 8},
-                                       {1000, 3, 2}, {41, 40, 1}, {66, 99, 20}, {3, 5000, 8}};
+    static const size_t shapes[][3] = {{37, 91, 5},  {300, 7, 24}, {128, 96, 4}, {77, 1, 8},
+                                       {1000, 3, 2}, {41, 40, 1},  {66, 99, 20}, {3, 5000, 8}};
     size_t s;
     for (s = 0; s < sizeof shapes / sizeof *shapes; s++) {
         const size_t r = shapes[s][0], c = shapes[s][1], e = shapes[s][2], bytes = r * c * e;
@@ -197,7 +198,8 @@ static void errors_leave_matrix_untouched(void)
     expect_inplace(TPOSE_ERR_OVERFLOW, a, huge, 3, 1, NULL, 0, "rows * cols overflows");
     expect_inplace(TPOSE_ERR_OVERFLOW, a, huge / 4, 1, 8, NULL, 0, "one column, bytes overflow");
     expect_inplace(TPOSE_ERR_OVERFLOW, a, huge / 2, 2, 2, NULL, 0, "elements * esize overflows");
-    expect_inplace(TPOSE_ERR_OVERFLOW, a, 4, 4, huge / 16 - 1, NULL, 0, "runs past the address space");
+    expect_inplace(TPOSE_ERR_OVERFLOW, a, 4, 4, huge / 16 - 1, NULL, 0,
+                   "runs past the address space");
     expect_inplace(TPOSE_OK, NULL, 0, 50, 1, NULL, 0, "0 rows, NULL");
     expect_inplace(TPOSE_OK, a, 30, 0, 4, NULL, 0, "0 cols");
     TT_CHECK(tpose_inplace_workspace(huge, huge, 1) == huge, "overflowing workspace is SIZE_MAX");
@@ -250,8 +252,8 @@ static void check_square(size_t n, size_t ld, size_t es)
    back. Bad plans and short buffers are refused without writing. */
 static void plans(void)
 {
-    static const size_t shapes[][2] = {{256, 2}, {7, 2}, {2, 7}, {13, 17}, {64, 48}, {1, 9},
-                                       {9, 9},   {5, 0}, {100, 3}};
+    static const size_t shapes[][2] = {{256, 2}, {7, 2}, {2, 7}, {13, 17}, {64, 48},
+                                       {1, 9},   {9, 9}, {5, 0}, {100, 3}};
     size_t s, e, k;
     for (s = 0; s < sizeof shapes / sizeof *shapes; s++) {
         const size_t r = shapes[s][0], c = shapes[s][1];
@@ -265,7 +267,8 @@ static void plans(void)
         for (e = 0; e < N_ESIZES; e++)
             for (k = 0; k < 3; k++) {
                 const size_t bytes = r * c * esizes[e];
-                unsigned char *m = (unsigned char *)tt_alloc(bytes), *o = (unsigned char *)tt_alloc(bytes),
+                unsigned char *m = (unsigned char *)tt_alloc(bytes),
+                              *o = (unsigned char *)tt_alloc(bytes),
                               *w = (unsigned char *)tt_alloc(bytes);
                 tt_fill_random(m, bytes);
                 memcpy(o, m, bytes);
@@ -274,8 +277,7 @@ static void plans(void)
                 TT_CHECK(memcmp(m, w, bytes) == 0, "plan %zux%zu esize %zu, use %zu", r, c,
                          esizes[e], k);
                 TT_CHECK(tpose_plan_apply(back, m, esizes[e]) == TPOSE_OK, "apply back");
-                TT_CHECK(memcmp(m, o, bytes) == 0, "plan back %zux%zu esize %zu", c, r,
-                         esizes[e]);
+                TT_CHECK(memcmp(m, o, bytes) == 0, "plan back %zux%zu esize %zu", c, r, esizes[e]);
                 free(m);
                 free(o);
                 free(w);
@@ -297,14 +299,26 @@ static void plans(void)
 /* The strength-reduced division is exact across the 64-bit range. */
 static void division(void)
 {
-    static const uint64_t divisors[] = {1, 2, 3, 7, 10, 641, 65535, 65537, 4294967295u,
-                                        4294967297ull, 0x8000000000000000ull, UINT64_MAX};
+    static const uint64_t divisors[] = {1,
+                                        2,
+                                        3,
+                                        7,
+                                        10,
+                                        641,
+                                        65535,
+                                        65537,
+                                        4294967295u,
+                                        4294967297ull,
+                                        0x8000000000000000ull,
+                                        UINT64_MAX};
     size_t d;
     int k;
     for (d = 0; d < sizeof divisors / sizeof *divisors; d++) {
         const tposei_div v = tposei_div_make(divisors[d]);
         for (k = 0; k < 2000; k++) {
-            const uint64_t x = k < 8 ? UINT64_MAX - (uint64_t)k : k < 16 ? (uint64_t)k : tt_rand() >> (k % 64);
+            const uint64_t x = k < 8    ? UINT64_MAX - (uint64_t)k
+                               : k < 16 ? (uint64_t)k
+                                        : tt_rand() >> (k % 64);
             uint64_t r, q = tposei_divmod(&v, x, &r);
             TT_CHECK(q == x / divisors[d] && r == x % divisors[d], "%llu / %llu",
                      (unsigned long long)x, (unsigned long long)divisors[d]);

@@ -21,10 +21,10 @@ static void check(size_t rows, size_t cols, size_t esize, int with_work)
 
 int main(void)
 {
-    static const size_t shapes[][2] = {{37, 41}, {41, 37}, {40, 40}, {1000, 3}, {3, 1001},
-                                       {128, 192}, {192, 128}, {600, 900}, {257, 131},
-                                       {131, 257}, {500, 8}, {2, 777}, {4099, 5},
-                                       {5, 4099}}; /* 4099: a tail of rows */
+    static const size_t
+        shapes[][2] = {{37, 41},   {41, 37},   {40, 40},   {1000, 3},  {3, 1001},
+                       {128, 192}, {192, 128}, {600, 900}, {257, 131}, {131, 257},
+                       {500, 8},   {2, 777},   {4099, 5},  {5, 4099}}; /* 4099: a tail of rows */
     static const size_t esizes[] = {1, 2, 3, 4, 8, 12, 16};
     size_t s, e;
     int w;
