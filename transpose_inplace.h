@@ -691,6 +691,38 @@ static void tposei_ip_carve(const tposei_ip_plan *pl, unsigned char *work,
 
 /* ---- skinny: blocks in cache, then the chunk grid ------------------------------------- */
 
+/* Transposes each of `count` consecutive dense r x c blocks at `a` in place through `buf`
+   (r * c elements), reading each block in order. One side is at most 32 elements, where
+   the square tile kernels would spend most of a block in their edge code; a plain loop
+   specialised per element size keeps the block in L1 and needs no per-call setup. */
+TPOSEI_FORCE_INLINE void tposei_ip_blocks_body(unsigned char *a, uint64_t count, size_t r,
+                                               size_t c, size_t esize, unsigned char *buf)
+{
+    const size_t blk = r * c * esize;
+    uint64_t b;
+    size_t i, j;
+    for (b = 0; b < count; b++) {
+        unsigned char *p = a + b * blk;
+        for (i = 0; i < r; i++)
+            for (j = 0; j < c; j++)
+                tposei_move(buf + (j * r + i) * esize, p + (i * c + j) * esize, esize);
+        tposei_ip_copy(p, buf, blk);
+    }
+}
+
+static void tposei_ip_blocks(unsigned char *a, uint64_t count, size_t r, size_t c, size_t esize,
+                             unsigned char *buf)
+{
+    switch (esize) {
+    case 1: tposei_ip_blocks_body(a, count, r, c, 1, buf); return;
+    case 2: tposei_ip_blocks_body(a, count, r, c, 2, buf); return;
+    case 4: tposei_ip_blocks_body(a, count, r, c, 4, buf); return;
+    case 8: tposei_ip_blocks_body(a, count, r, c, 8, buf); return;
+    case 16: tposei_ip_blocks_body(a, count, r, c, 16, buf); return;
+    default: tposei_ip_blocks_body(a, count, r, c, esize, buf); return;
+    }
+}
+
 /* Tall input (rows = big, cols = small): every t x small block of rows becomes small x t
    in place, so memory is K x small chunks of t elements ([K][small][t]); transposing that
    chunk grid gives [small][K][t], the transpose of the first K*t rows. A tail of
@@ -700,15 +732,11 @@ static void tposei_ip_skinny_tall(unsigned char *a, uint64_t big, uint64_t small
                                   size_t carry_bytes, unsigned char *seen)
 {
     const uint64_t k = big / t, rest = big - k * t, kt = k * t;
-    const size_t row = (size_t)(small * esize), blk = (size_t)(t * small * esize);
+    const size_t row = (size_t)(small * esize);
     tposei_perm p;
     uint64_t i;
     if (rest) tposei_ip_copy(tail, a + kt * row, (size_t)(rest * row));
-    for (i = 0; i < k; i++) {
-        tposei_ip_oop(block, (size_t)(t * esize), a + i * blk, row, (size_t)t, (size_t)small,
-                      esize);
-        tposei_ip_copy(a + i * blk, block, blk);
-    }
+    tposei_ip_blocks(a, k, (size_t)t, (size_t)small, esize, block);
     p = tposei_perm_make(k, 1, small); /* [K][small] -> [small][K] */
     tposei_ip_permute(a, (size_t)(t * esize), &p, block, carry_bytes, seen);
     if (!rest) return;
@@ -724,7 +752,7 @@ static void tposei_ip_skinny_wide(unsigned char *a, uint64_t big, uint64_t small
                                   size_t carry_bytes, unsigned char *seen)
 {
     const uint64_t k = big / t, rest = big - k * t, kt = k * t;
-    const size_t row = (size_t)(small * esize), blk = (size_t)(t * small * esize);
+    const size_t row = (size_t)(small * esize);
     tposei_perm p;
     uint64_t i;
     if (rest) {
@@ -735,11 +763,7 @@ static void tposei_ip_skinny_wide(unsigned char *a, uint64_t big, uint64_t small
     }
     p = tposei_perm_make(small, 1, k); /* [small][K] -> [K][small] */
     tposei_ip_permute(a, (size_t)(t * esize), &p, block, carry_bytes, seen);
-    for (i = 0; i < k; i++) {
-        tposei_ip_oop(block, row, a + i * blk, (size_t)(t * esize), (size_t)small, (size_t)t,
-                      esize);
-        tposei_ip_copy(a + i * blk, block, blk);
-    }
+    tposei_ip_blocks(a, k, (size_t)small, (size_t)t, esize, block);
     if (rest) tposei_ip_copy(a + kt * row, tail, (size_t)(rest * row));
 }
 
