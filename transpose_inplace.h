@@ -128,7 +128,7 @@ __extension__ typedef unsigned __int128 tposei_u128;
 #endif
 
 /* Stack buffers: one tile pair for the square path, one carry piece elsewhere. */
-#define TPOSEI_IP_TILE_BYTES 16384
+#define TPOSEI_IP_TILE_BYTES  16384
 #define TPOSEI_IP_CARRY_BYTES 4096
 
 /* Prefetch for reading into all cache levels (PREFETCHT0): the tile pairs and chunks
@@ -598,7 +598,7 @@ static uint64_t tposei_ip_skinny_t(uint64_t big, size_t esize)
 }
 
 /* C2R/R2C column passes work on panels TPOSEI_CKG_PANEL bytes wide (whole cache lines). */
-#define TPOSEI_CKG_PANEL 64
+#define TPOSEI_CKG_PANEL     64
 #define TPOSEI_CKG_MAX_WIDTH TPOSEI_CKG_PANEL
 
 static size_t tposei_ckg_width(size_t esize)
@@ -630,8 +630,8 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
         return 1;
     case TPOSEI_IP_CKG:
         w = tposei_ckg_width(esize);
-        pl->part[3] = (big + 7) / 8; /* visited rows */
-        return tposei_ip_mul_add(big, w * esize, 0, &pl->part[0]) &&
+        pl->part[3] = (big + 7) / 8;                                   /* visited rows */
+        return tposei_ip_mul_add(small, w * esize, 0, &pl->part[0]) && /* wrap rows */
                tposei_ip_mul_add(big, sizeof(uint64_t), 0, &pl->part[1]) &&
                tposei_ip_mul_add(small, esize, 0, &pl->part[2]);
     default:
@@ -695,8 +695,8 @@ static void tposei_ip_carve(const tposei_ip_plan *pl, unsigned char *work,
    (r * c elements), reading each block in order. One side is at most 32 elements, where
    the square tile kernels would spend most of a block in their edge code; a plain loop
    specialised per element size keeps the block in L1 and needs no per-call setup. */
-TPOSEI_FORCE_INLINE void tposei_ip_blocks_body(unsigned char *a, uint64_t count, size_t r,
-                                               size_t c, size_t esize, unsigned char *buf)
+TPOSEI_FORCE_INLINE void tposei_ip_blocks_body(unsigned char *a, uint64_t count, size_t r, size_t c,
+                                               size_t esize, unsigned char *buf)
 {
     const size_t blk = r * c * esize;
     uint64_t b;
@@ -714,12 +714,24 @@ static void tposei_ip_blocks(unsigned char *a, uint64_t count, size_t r, size_t 
                              unsigned char *buf)
 {
     switch (esize) {
-    case 1: tposei_ip_blocks_body(a, count, r, c, 1, buf); return;
-    case 2: tposei_ip_blocks_body(a, count, r, c, 2, buf); return;
-    case 4: tposei_ip_blocks_body(a, count, r, c, 4, buf); return;
-    case 8: tposei_ip_blocks_body(a, count, r, c, 8, buf); return;
-    case 16: tposei_ip_blocks_body(a, count, r, c, 16, buf); return;
-    default: tposei_ip_blocks_body(a, count, r, c, esize, buf); return;
+    case 1:
+        tposei_ip_blocks_body(a, count, r, c, 1, buf);
+        return;
+    case 2:
+        tposei_ip_blocks_body(a, count, r, c, 2, buf);
+        return;
+    case 4:
+        tposei_ip_blocks_body(a, count, r, c, 4, buf);
+        return;
+    case 8:
+        tposei_ip_blocks_body(a, count, r, c, 8, buf);
+        return;
+    case 16:
+        tposei_ip_blocks_body(a, count, r, c, 16, buf);
+        return;
+    default:
+        tposei_ip_blocks_body(a, count, r, c, esize, buf);
+        return;
     }
 }
 
@@ -849,52 +861,76 @@ TPOSEI_FORCE_INLINE void tposei_ckg_r2c_row(const tposei_ckg *k, uint64_t i, siz
     tposei_ip_copy(r, k->row, (size_t)(k->n * esize));
 }
 
-/* Column rotations. Each gathers A[i][j] = A[(i + off(j)) mod m][j] one panel of `width`
-   columns at a time: the m x width panel is copied to the workspace, then every row's
-   sub-row is gathered from it and written back as whole cache lines. Neighbouring columns
-   rotate by neighbouring amounts, so the gather walks the panel nearly in order. */
+/* Column rotations: A[i][j] = A[(i + off(j)) mod m][j], one panel of `width` columns (one
+   cache line) at a time (paper section 4.6). Every pass here rotates each column of a panel
+   by a small amount `amt` (below n) in one direction, so the panel streams through once:
+   upwards (off = amt) rows are produced top to bottom, each gathered from the rows just
+   below it, which are still unwritten; downwards (off = -amt) bottom to top. The rows the
+   wrap-around reads (the first or last max(amt) sub-rows) are saved in the workspace
+   before they are overwritten. Each sub-row is read once and written once. */
 typedef enum tposei_ckg_pass {
-    TPOSEI_CKG_PREROTATE, /* C2R step 1: off = floor(j / b), eq. 23 */
-    TPOSEI_CKG_ROTATE,    /* C2R step 3: off = j, eq. 32 */
-    TPOSEI_CKG_UNROTATE,  /* R2C step 2: off = -j, eq. 35 */
-    TPOSEI_CKG_POSTROTATE /* R2C step 4: off = -floor(j / b), eq. 36 */
+    TPOSEI_CKG_PREROTATE, /* C2R step 1: up by floor(j / b), eq. 23 */
+    TPOSEI_CKG_ROTATE,    /* C2R step 3: up by j, eq. 32 */
+    TPOSEI_CKG_UNROTATE,  /* R2C step 2: down by j, eq. 35 */
+    TPOSEI_CKG_POSTROTATE /* R2C step 4: down by floor(j / b), eq. 36 */
 } tposei_ckg_pass;
 
-/* Column j's rotation in the pass, in [0, m). */
-static uint64_t tposei_ckg_offset(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j)
+/* Column j's rotation amount in the pass, in [0, n). */
+static uint64_t tposei_ckg_amount(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j)
 {
     uint64_t unused;
-    const uint64_t rot = tposei_divmod(&k->div_b, j, &unused); /* floor(j / b) */
-    switch (pass) {
-    case TPOSEI_CKG_PREROTATE:
-        return rot;
-    case TPOSEI_CKG_ROTATE:
-        return j;
-    case TPOSEI_CKG_UNROTATE:
-        return j ? k->m - j : 0;
-    default:
-        return rot ? k->m - rot : 0;
+    if (pass == TPOSEI_CKG_ROTATE || pass == TPOSEI_CKG_UNROTATE) return j;
+    return tposei_divmod(&k->div_b, j, &unused); /* floor(j / b) */
+}
+
+/* Output row i of a panel: column jj from row i + amt (up) or i - amt (down), or from the
+   saved sub-rows where that wraps around; staged in `out`, then stored as one sub-row
+   (a one-column panel, the case of elements wider than a line, goes straight). */
+TPOSEI_FORCE_INLINE void tposei_ckg_rotate_row(const tposei_ckg *k, unsigned char *col, uint64_t i,
+                                               const uint64_t *amt, size_t w, uint64_t hi, int down,
+                                               unsigned char *out, size_t esize)
+{
+    const size_t st = (size_t)(k->n * esize), pw = w * esize;
+    unsigned char *to = w == 1 ? col + i * st : out;
+    size_t jj;
+    for (jj = 0; jj < w; jj++) {
+        const unsigned char *from;
+        if (!down) {
+            const uint64_t s = i + amt[jj]; /* saved: rows 0 .. hi-1 */
+            from = s < k->m ? col + s * st : k->panel + (s - k->m) * pw;
+        } else {
+            from = i >= amt[jj] ? col + (i - amt[jj]) * st /* saved: rows m-hi .. m-1 */
+                                : k->panel + (i + hi - amt[jj]) * pw;
+        }
+        tposei_move(to + jj * esize, from + jj * esize, esize);
     }
+    if (w > 1) tposei_ip_copy(col + i * st, out, pw);
 }
 
 TPOSEI_FORCE_INLINE void tposei_ckg_panel(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j0,
                                           size_t w, size_t esize)
 {
     const size_t st = (size_t)(k->n * esize), pw = w * esize;
+    const int down = pass == TPOSEI_CKG_UNROTATE || pass == TPOSEI_CKG_POSTROTATE;
     unsigned char *col = k->a + j0 * esize;
-    uint64_t off[TPOSEI_CKG_MAX_WIDTH], i;
-    size_t jj, any = 0;
-    for (jj = 0; jj < w; jj++) any |= (size_t)(off[jj] = tposei_ckg_offset(k, pass, j0 + jj));
-    if (!any) return; /* rotation by 0: nothing moves */
-    for (i = 0; i < k->m; i++) {
-        if (i + 16 < k->m) TPOSEI_PREFETCH(col + (i + 16) * st);
-        tposei_ip_copy(k->panel + i * pw, col + i * st, pw);
+    unsigned char out[TPOSEI_CKG_PANEL > 16 ? TPOSEI_CKG_PANEL : 16];
+    uint64_t amt[TPOSEI_CKG_MAX_WIDTH], hi = 0, i;
+    size_t jj;
+    for (jj = 0; jj < w; jj++) {
+        amt[jj] = tposei_ckg_amount(k, pass, j0 + jj);
+        if (amt[jj] > hi) hi = amt[jj];
     }
-    for (i = 0; i < k->m; i++) {
-        unsigned char *d = col + i * st;
-        for (jj = 0; jj < w; jj++) {
-            const uint64_t s = tposei_wrap(i + off[jj], k->m);
-            tposei_move(d + jj * esize, k->panel + s * pw + jj * esize, esize);
+    if (hi == 0) return; /* rotation by 0: nothing moves */
+    tposei_ip_copy_rows(k->panel, pw, col + (down ? k->m - hi : 0) * st, st, (size_t)hi, pw);
+    if (!down) {
+        for (i = 0; i < k->m; i++) {
+            if (i + hi + 16 < k->m) TPOSEI_IP_PREFETCH(col + (i + hi + 16) * st);
+            tposei_ckg_rotate_row(k, col, i, amt, w, hi, 0, out, esize);
+        }
+    } else {
+        for (i = k->m; i-- > 0;) {
+            if (i >= hi + 16) TPOSEI_IP_PREFETCH(col + (i - hi - 16) * st);
+            tposei_ckg_rotate_row(k, col, i, amt, w, hi, 1, out, esize);
         }
     }
 }

@@ -133,6 +133,19 @@ static void chosen_shapes(void)
         for (e = 0; e < N_ESIZES; e++) check_all_modes(shapes[s][0], shapes[s][1], esizes[e]);
 }
 
+/* Elements wider than a cache line: each one a chunk of its own (the gcd path with g = 1),
+   5000 bytes larger than the carry buffer, so they travel in pieces. */
+static void wide_elements(void)
+{
+    static const size_t shapes[][2] = {{37, 41}, {41, 37}, {30, 30}, {100, 3},
+                                       {3, 100}, {64, 96}, {96, 64}, {35, 33}};
+    static const size_t wide[] = {72, 130, 5000};
+    size_t s, e;
+    for (s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        for (e = 0; e < sizeof wide / sizeof *wide; e++)
+            check_all_modes(shapes[s][0], shapes[s][1], wide[e]);
+}
+
 /* Random shapes up to a few hundred on each side, every element size. */
 static void random_shapes(void)
 {
@@ -332,6 +345,7 @@ int main(void)
     exhaustive_small();
     chosen_shapes();
     random_shapes();
+    wide_elements();
     round_trips();
     errors_leave_matrix_untouched();
     square_with_ld();
