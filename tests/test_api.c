@@ -140,9 +140,10 @@ static void kernel_limit(void)
     tpose_kernel_limit(TPOSE_KERNEL_BLOCKED);
     TT_CHECK(tpose_kernel_auto(100, 100, 4) == TPOSE_KERNEL_BLOCKED, "limit blocked");
     tpose_kernel_limit(TPOSE_KERNEL_PREFETCH);
-    TT_CHECK(tpose_kernel_auto(100, 100, 3) == TPOSE_KERNEL_PREFETCH, "limit prefetch");
+    TT_CHECK(tpose_kernel_auto(1000, 1000, 3) == TPOSE_KERNEL_PREFETCH, "limit prefetch");
+    TT_CHECK(tpose_kernel_auto(100, 100, 8) == TPOSE_KERNEL_BLOCKED, "in cache, wide");
     tpose_kernel_limit((tpose_kernel)(TPOSE_KERNEL_COUNT + 1)); /* ignored */
-    TT_CHECK(tpose_kernel_auto(100, 100, 3) == TPOSE_KERNEL_PREFETCH, "bad limit ignored");
+    TT_CHECK(tpose_kernel_auto(1000, 1000, 3) == TPOSE_KERNEL_PREFETCH, "bad limit ignored");
     tpose_kernel_limit(TPOSE_KERNEL_AUTO);
     TT_CHECK(tpose_kernel_auto(100, 100, 1) >= TPOSE_KERNEL_SWAR, "limit lifted");
     TT_CHECK(tpose_kernel_auto(100, 100, 0) == TPOSE_KERNEL_NAIVE, "esize 0");
