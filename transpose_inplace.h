@@ -1,0 +1,1341 @@
+/* transpose_inplace.h - in-place matrix transposition, header-only C99.
+
+   Do this:
+       #define TPOSE_IMPLEMENTATION
+       #include "transpose_inplace.h"
+   in exactly ONE C or C++ file of your program (it includes transpose.h and emits both
+   implementations there); every other file just includes "transpose_inplace.h".
+   `#define TPOSE_STATIC` before the include makes every function static in that
+   translation unit instead, as for transpose.h.
+
+   CONFIGURATION: the macros of transpose.h (TPOSE_STATIC, TPOSE_API, TPOSE_NO_SIMD,
+   TPOSE_NO_STDLIB, TPOSE_MALLOC / TPOSE_FREE, TPOSE_ASSERT) and nothing else.
+
+   | macro               | default       | effect here                                         |
+   |---------------------|---------------|-----------------------------------------------------|
+   | TPOSE_NO_STDLIB     | undefined     | no memcpy/memmove/memset/malloc; work == NULL then  |
+   |                     |               | always takes the O(1)-memory path                   |
+   | TPOSE_MALLOC / FREE | malloc / free | the only allocation: tpose_inplace(work == NULL)    |
+
+   API (sizes size_t; row-major; esize = bytes per element, any value >= 1)
+
+   tpose_inplace_workspace(rows, cols, esize)
+       Exact bytes of workspace tpose_inplace wants for this shape: O(max(rows, cols))
+       elements plus small tile buffers; 0 for square and single-row/column shapes.
+   tpose_inplace(a, rows, cols, esize, work, work_bytes)
+       Dense rows x cols at `a` becomes its dense cols x rows transpose. work == NULL: the
+       library allocates the workspace (TPOSE_MALLOC) and, when that fails or under
+       TPOSE_NO_STDLIB, runs an O(1)-memory cycle-following algorithm instead.
+   tpose_inplace_square(a, n, ld, esize)
+       n x n block with leading dimension ld >= n, in place, no workspace.
+   tpose_plan_bytes(rows, cols), tpose_plan_init(plan, plan_bytes, rows, cols),
+   tpose_plan_apply(plan, a, esize)
+       The permutation cycles of one shape recorded once in caller memory, then applied to
+       any number of matrices of that shape, each element moved once.
+
+   ALGORITHMS (chosen by shape, README.md has the measurements)
+
+   | shape                               | algorithm                                          |
+   |-------------------------------------|----------------------------------------------------|
+   | rows == cols                        | tile pairs (i,j) <-> (j,i) through an L1 buffer    |
+   |                                     | with the AUTO out-of-place kernel                  |
+   | min(rows, cols) <= 32 (skinny)      | T x short blocks transposed in cache, then the     |
+   |                                     | chunk grid transposed by cycle following           |
+   | gcd(rows, cols) * esize >= 64       | gcd x gcd tiles transposed in place, then chunks   |
+   |                                     | of gcd elements permuted by cycle following        |
+   | otherwise                           | Catanzaro-Keller-Garland C2R (tall) / R2C (wide):  |
+   |                                     | column rotations, row shuffles, row permutation    |
+   | no workspace                        | cycle following with a leader test, whole chunks   |
+   |                                     | (cache lines or more) where the shape allows       |
+
+   SECTIONS (grep for the marker)
+       >>config >>portability >>kernels-scalar >>drivers >>api
+   (no >>cpu or >>table: the tile kernels and their dispatch are transpose.h's)
+
+   License: MIT, at the end of transpose.h.
+*/
+#include "transpose.h"
+
+#ifndef TPOSE_INPLACE_H
+#define TPOSE_INPLACE_H
+
+/* ======================================================================================== */
+// >>config
+/* ======================================================================================== */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes of workspace tpose_inplace uses for this shape (exact: it never uses more).
+   Returns 0 when none is needed (square, one row or column, empty, esize 0) and SIZE_MAX
+   when the shape cannot exist in memory. Thread safety: pure. */
+TPOSE_API size_t tpose_inplace_workspace(size_t rows, size_t cols, size_t esize);
+
+/* In-place transpose: the dense rows x cols matrix at `a` (leading dimension cols) becomes
+   its dense cols x rows transpose (leading dimension rows).
+   Parameters: esize, bytes per element (any value >= 1); work, a buffer of work_bytes bytes
+     (any alignment) or NULL to let the library allocate it.
+   Returns: TPOSE_OK; TPOSE_ERR_ESIZE, _NULL, _OVERFLOW, or _WORKSPACE when work is given
+     and work_bytes < tpose_inplace_workspace(rows, cols, esize). On error nothing is
+     written; the call never fails half-way. Empty matrices are a no-op (a may be NULL).
+   Thread safety: reentrant; concurrent calls on disjoint matrices and workspaces are safe. */
+TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t esize, void *work,
+                                     size_t work_bytes);
+
+/* In-place transpose of the n x n block at `a` with leading dimension ld (elements);
+   elements outside the block are never touched. No workspace.
+   Returns: TPOSE_OK; TPOSE_ERR_ESIZE, _NULL, _LD (ld < n) or _OVERFLOW. Thread safety:
+   reentrant. */
+TPOSE_API tpose_status tpose_inplace_square(void *a, size_t n, size_t ld, size_t esize);
+
+/* Bytes a plan for rows x cols needs (a 32-byte header plus 16 bytes per cycle); 0 when
+   rows * cols overflows. Counts the cycles, O(rows * cols * log) time, no memory. */
+TPOSE_API size_t tpose_plan_bytes(size_t rows, size_t cols);
+
+/* Records the cycles of the rows x cols in-place transposition into `plan` (any
+   alignment, plan_bytes >= tpose_plan_bytes(rows, cols)).
+   Returns: TPOSE_OK; TPOSE_ERR_NULL, _OVERFLOW or _WORKSPACE (plan too small, nothing
+   written). */
+TPOSE_API tpose_status tpose_plan_init(void *plan, size_t plan_bytes, size_t rows, size_t cols);
+
+/* Transposes the dense matrix at `a` of the plan's shape in place, O(1) extra memory.
+   Returns: TPOSE_OK; TPOSE_ERR_NULL, _ESIZE, _OVERFLOW, or TPOSE_ERR_ARG when `plan` was
+   not made by tpose_plan_init. Thread safety: the plan is only read; share it freely. */
+TPOSE_API tpose_status tpose_plan_apply(const void *plan, void *a, size_t esize);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TPOSE_INPLACE_H */
+
+#if (defined(TPOSE_IMPLEMENTATION) || defined(TPOSE_STATIC)) && !defined(TPOSEI_INPLACE_DONE)
+#define TPOSEI_INPLACE_DONE
+
+/* ======================================================================================== */
+// >>portability
+/* ======================================================================================== */
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 tposei_u128;
+#define TPOSEI_HAVE_U128 1
+#else
+#define TPOSEI_HAVE_U128 0
+#endif
+
+/* Stack buffers: one tile pair for the square path, one carry piece elsewhere. */
+#define TPOSEI_IP_TILE_BYTES  16384
+#define TPOSEI_IP_CARRY_BYTES 4096
+
+/* Prefetch for reading into all cache levels (PREFETCHT0): the tile pairs and chunks
+   fetched ahead are read and then written back in place, so they should stay close. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TPOSEI_IP_PREFETCH(p) __builtin_prefetch((const void *)(p), 0, 3)
+#else
+#define TPOSEI_IP_PREFETCH(p) TPOSEI_PREFETCH(p)
+#endif
+
+/* Runtime-length copy, memmove and zero fill; libc when allowed, else plain loops that
+   move 8-byte words (GCC/Clang expand the fixed-size TPOSEI_MEMCPY inline). The word
+   passes through an empty asm so the optimiser cannot turn the loop back into a call to
+   memcpy (Clang's loop-idiom pass does), which TPOSE_NO_STDLIB promises never happens. */
+#if defined(TPOSE_NO_STDLIB) && (defined(__GNUC__) || defined(__clang__))
+#define TPOSEI_IP_OPAQUE(w) __asm__("" : "+r"(w))
+#else
+#define TPOSEI_IP_OPAQUE(w) ((void)0)
+#endif
+
+TPOSEI_FORCE_INLINE void tposei_ip_move_word(unsigned char *dst, const unsigned char *src)
+{
+    uint64_t w;
+    TPOSEI_MEMCPY(&w, src, 8);
+    TPOSEI_IP_OPAQUE(w);
+    TPOSEI_MEMCPY(dst, &w, 8);
+}
+
+static void tposei_ip_copy(unsigned char *dst, const unsigned char *src, size_t n)
+{
+#if !defined(TPOSE_NO_STDLIB)
+    memcpy(dst, src, n);
+#else
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) tposei_ip_move_word(dst + i, src + i);
+    tposei_copy_bytes(dst + i, src + i, n - i);
+#endif
+}
+
+static void tposei_ip_memmove(unsigned char *dst, const unsigned char *src, size_t n)
+{
+#if !defined(TPOSE_NO_STDLIB)
+    memmove(dst, src, n);
+#else
+    size_t i;
+    if (dst <= src) { /* forwards, each word read before it can be overwritten */
+        for (i = 0; i + 8 <= n; i += 8) tposei_ip_move_word(dst + i, src + i);
+        for (; i < n; i++) dst[i] = ((const volatile unsigned char *)src)[i];
+    } else {
+        for (i = n; i >= 8; i -= 8) tposei_ip_move_word(dst + i - 8, src + i - 8);
+        for (; i > 0; i--) dst[i - 1] = ((const volatile unsigned char *)src)[i - 1];
+    }
+#endif
+}
+
+static void tposei_ip_zero(unsigned char *p, size_t n)
+{
+#if !defined(TPOSE_NO_STDLIB)
+    memset(p, 0, n);
+#else
+    size_t i;
+    for (i = 0; i < n; i++) ((volatile unsigned char *)p)[i] = 0;
+#endif
+}
+
+/* ======================================================================================== */
+// >>kernels-scalar
+/* ======================================================================================== */
+
+/* High 64 bits of a 64 x 64-bit product. */
+TPOSEI_FORCE_INLINE uint64_t tposei_mulhi64(uint64_t a, uint64_t b)
+{
+#if TPOSEI_HAVE_U128
+    return (uint64_t)(((tposei_u128)a * b) >> 64);
+#else
+    const uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+    const uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    const uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+}
+
+/* Division by an invariant d >= 1 without a divide instruction (paper section 4.4, after
+   Hacker's Delight ch. 10): inv = floor((2^64 - 1) / d) underestimates 2^64 / d by less
+   than 1, so mulhi(x, inv) is floor(x / d) or one less, for every 64-bit x; one compare
+   fixes it. The only hardware divide is in tposei_div_make, once per divisor. */
+typedef struct tposei_div {
+    uint64_t d;
+    uint64_t inv;
+} tposei_div;
+
+static tposei_div tposei_div_make(uint64_t d)
+{
+    tposei_div v;
+    v.d = d;
+    v.inv = UINT64_MAX / d;
+    return v;
+}
+
+/* floor(x / d), and x mod d in *rem. */
+TPOSEI_FORCE_INLINE uint64_t tposei_divmod(const tposei_div *v, uint64_t x, uint64_t *rem)
+{
+    uint64_t q = tposei_mulhi64(x, v->inv);
+    uint64_t r = x - q * v->d;
+    if (r >= v->d) {
+        q++;
+        r -= v->d;
+    }
+    *rem = r;
+    return q;
+}
+
+TPOSEI_FORCE_INLINE uint64_t tposei_mod(const tposei_div *v, uint64_t x)
+{
+    uint64_t r;
+    (void)tposei_divmod(v, x, &r);
+    return r;
+}
+
+static uint64_t tposei_gcd(uint64_t x, uint64_t y)
+{
+    while (y) {
+        const uint64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return x;
+}
+
+/* (x * y) mod m for x, y < m, without overflow and without a 128-bit divide (which
+   would call libgcc): double and add. Used once per row or table entry, never per element. */
+static uint64_t tposei_mulmod(uint64_t x, uint64_t y, uint64_t m)
+{
+    uint64_t r = 0;
+    while (y) {
+        if (y & 1) r = r >= m - x ? r - (m - x) : r + x;
+        x = x >= m - x ? x - (m - x) : x + x;
+        y >>= 1;
+    }
+    return r;
+}
+
+/* The modular multiplicative inverse mmi(x, m) of the paper (section 4.2): x * result
+   mod m == 1 for coprime x and m; 0 when m == 1. Extended Euclid on signed values (both
+   below 2^63 for any matrix that fits in memory). */
+static uint64_t tposei_mmi(uint64_t x, uint64_t m)
+{
+    int64_t r0 = (int64_t)m, r1 = (int64_t)(x % m), t0 = 0, t1 = 1;
+    if (m == 1) return 0;
+    while (r1 != 0) {
+        const int64_t q = r0 / r1, r2 = r0 - q * r1, t2 = t0 - q * t1;
+        r0 = r1;
+        r1 = r2;
+        t0 = t1;
+        t1 = t2;
+    }
+    return (uint64_t)(t0 < 0 ? t0 + (int64_t)m : t0);
+}
+
+/* x - m when x >= m, else x; for x < 2m. Branch-free: the inner loops wrap indices at
+   data-dependent, unpredictable points, where a branch would mispredict half the time. */
+TPOSEI_FORCE_INLINE uint64_t tposei_wrap(uint64_t x, uint64_t m)
+{
+    return x - (m & ((uint64_t)0 - (uint64_t)(x >= m)));
+}
+
+/* Out-of-place transpose of a rows x cols block through AUTO's kernel (transpose.h). */
+static void tposei_ip_oop(unsigned char *dst, size_t dst_stride, const unsigned char *src,
+                          size_t src_stride, size_t rows, size_t cols, size_t esize)
+{
+    tposei_job job;
+    job.dst = dst;
+    job.src = src;
+    job.dst_stride = dst_stride;
+    job.src_stride = src_stride;
+    job.rows = rows;
+    job.cols = cols;
+    job.esize = esize;
+    tposei_auto_run(rows, cols, esize)(&job);
+}
+
+/* ======================================================================================== */
+// >>drivers
+/* ======================================================================================== */
+
+/* ---- square: tile pairs ---------------------------------------------------------------- */
+
+/* Tile edge so that one tile fits the 16 KiB stack buffer: 128 bytes, 88 u16, 64 u32,
+   40 u64, 32 u128; a multiple of 8 when it can be. */
+static size_t tposei_ip_tile_edge(size_t esize)
+{
+    size_t t = 1;
+    while ((t + 1) * (t + 1) * esize <= TPOSEI_IP_TILE_BYTES) t++;
+    return t >= 8 ? t - t % 8 : t;
+}
+
+/* Copies a rows x row_bytes block between strided places. */
+static void tposei_ip_copy_rows(unsigned char *dst, size_t ds, const unsigned char *src, size_t ss,
+                                size_t rows, size_t row_bytes)
+{
+    size_t r;
+    for (r = 0; r < rows; r++) tposei_ip_copy(dst + r * ds, src + r * ss, row_bytes);
+}
+
+/* Prefetches every line of a rows x row_bytes block. */
+static void tposei_ip_prefetch_block(const unsigned char *p, size_t stride, size_t rows,
+                                     size_t row_bytes)
+{
+    size_t r, o;
+    for (r = 0; r < rows; r++) {
+        for (o = 0; o < row_bytes; o += TPOSEI_CACHE_LINE) TPOSEI_IP_PREFETCH(p + r * stride + o);
+        TPOSEI_IP_PREFETCH(p + r * stride + row_bytes - 1);
+    }
+}
+
+/* Elements too large for the tile buffer: swap (i, j) and (j, i) through it piecewise. */
+static void tposei_ip_square_huge(unsigned char *a, size_t n, size_t st, size_t esize)
+{
+    unsigned char piece[TPOSEI_IP_CARRY_BYTES];
+    size_t i, j, off;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            for (off = 0; off < esize; off += sizeof piece) {
+                unsigned char *x = a + i * st + j * esize + off, *y = a + j * st + i * esize + off;
+                const size_t len = tposei_min(sizeof piece, esize - off);
+                tposei_ip_copy(piece, x, len);
+                tposei_ip_copy(x, y, len);
+                tposei_ip_copy(y, piece, len);
+            }
+}
+
+/* Tile pairs in super-blocks of TPOSEI_IP_SUPER x TPOSEI_IP_SUPER tiles: within one, the
+   pages under the Y tiles are revisited by the next tile row while the TLB still holds them
+   (row by row they would be evicted after a whole band). (i, j) is the X tile, j >= i. */
+#define TPOSEI_IP_SUPER 8
+
+typedef struct tposei_ip_walk {
+    size_t n, t, span; /* span = t * TPOSEI_IP_SUPER */
+    size_t i0, j0;     /* super-block origin, j0 >= i0 */
+    size_t i, j;       /* tile origin; i == n when done */
+} tposei_ip_walk;
+
+/* First tile of super-block (i0, j0): on the diagonal of a diagonal super-block. */
+static void tposei_ip_walk_enter(tposei_ip_walk *w)
+{
+    w->i = w->i0;
+    w->j = w->j0;
+}
+
+static void tposei_ip_walk_next(tposei_ip_walk *w)
+{
+    const size_t i_end = tposei_min(w->i0 + w->span, w->n),
+                 j_end = tposei_min(w->j0 + w->span, w->n);
+    w->j += w->t;
+    if (w->j < j_end) return;
+    w->i += w->t; /* next tile row of the super-block, from the diagonal or its left edge */
+    if (w->i < i_end) {
+        w->j = w->i0 == w->j0 ? w->i : w->j0;
+        return;
+    }
+    w->j0 += w->span; /* next super-block along the super-row, then the next super-row */
+    if (w->j0 >= w->n) {
+        w->i0 += w->span;
+        w->j0 = w->i0;
+    }
+    if (w->i0 >= w->n) {
+        w->i = w->n;
+        return;
+    }
+    tposei_ip_walk_enter(w);
+}
+
+/* One step: the diagonal tile through the buffer, or the pair X = (i, j), Y = (j, i): X^T
+   to the buffer, Y^T straight into X's place, the buffer into Y's place. */
+static void tposei_ip_square_step(unsigned char *a, size_t st, size_t esize, size_t n, size_t t,
+                                  size_t i, size_t j, unsigned char *buf)
+{
+    const size_t ti = tposei_min(t, n - i), tj = tposei_min(t, n - j);
+    unsigned char *x = a + i * st + j * esize; /* ti x tj */
+    unsigned char *y = a + j * st + i * esize; /* tj x ti */
+    tposei_ip_oop(buf, ti * esize, x, st, ti, tj, esize);
+    if (i != j) tposei_ip_oop(x, st, y, st, tj, ti, esize);
+    tposei_ip_copy_rows(y, st, buf, ti * esize, tj, ti * esize);
+}
+
+/* Square in place, each element read once and written once in memory; the next step's
+   tiles are prefetched while this one works in L1. */
+static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize)
+{
+    unsigned char buf[TPOSEI_IP_TILE_BYTES];
+    const size_t t = tposei_ip_tile_edge(esize), st = ld * esize;
+    tposei_ip_walk cur, next;
+    if (esize > TPOSEI_IP_TILE_BYTES) {
+        tposei_ip_square_huge(a, n, st, esize);
+        return;
+    }
+    cur.n = n;
+    cur.t = t;
+    cur.span = t * TPOSEI_IP_SUPER;
+    cur.i0 = cur.j0 = 0;
+    tposei_ip_walk_enter(&cur);
+    next = cur;
+    tposei_ip_walk_next(&next);
+    while (cur.i < n) {
+        if (next.i < n) {
+            const size_t ti = tposei_min(t, n - next.i), tj = tposei_min(t, n - next.j);
+            tposei_ip_prefetch_block(a + next.i * st + next.j * esize, st, ti, tj * esize);
+            if (next.i != next.j)
+                tposei_ip_prefetch_block(a + next.j * st + next.i * esize, st, tj, ti * esize);
+        }
+        tposei_ip_square_step(a, st, esize, n, t, cur.i, cur.j, buf);
+        cur = next;
+        tposei_ip_walk_next(&next);
+    }
+}
+
+/* ---- chunk permutations by cycle following --------------------------------------------- */
+
+/* A three-axis permutation of equal chunks: destination chunk y = (J*R + r)*A + I
+   receives source chunk x = (I*R + r)*B + J, for I < A, r < R, J < B. R = 1 is the plain
+   transposition of an A x B grid (reference 003: b = (a % M) * N + a / M, here in gather
+   form); R = gcd is the tile-chunk exchange of the gcd path. */
+typedef struct tposei_perm {
+    uint64_t count; /* A * R * B */
+    uint64_t r, b;
+    tposei_div div_a, div_r;
+} tposei_perm;
+
+static tposei_perm tposei_perm_make(uint64_t a, uint64_t r, uint64_t b)
+{
+    tposei_perm p;
+    p.count = a * r * b;
+    p.r = r;
+    p.b = b;
+    p.div_a = tposei_div_make(a);
+    p.div_r = tposei_div_make(r);
+    return p;
+}
+
+/* Source of destination chunk y: I = y mod A, r = (y / A) mod R, J = y / (A R). */
+TPOSEI_FORCE_INLINE uint64_t tposei_perm_src(const tposei_perm *p, uint64_t y)
+{
+    uint64_t i, r, j;
+    const uint64_t q = tposei_divmod(&p->div_a, y, &i);
+    j = tposei_divmod(&p->div_r, q, &r);
+    return (i * p->r + r) * p->b + j;
+}
+
+/* y starts its cycle when no smaller index lies on it (the leader test). */
+static int tposei_perm_leads(const tposei_perm *p, uint64_t y)
+{
+    uint64_t s = tposei_perm_src(p, y);
+    while (s > y) s = tposei_perm_src(p, s);
+    return s == y;
+}
+
+/* Chunks up to TPOSEI_IP_PREFETCH_MAX bytes are prefetched TPOSEI_IP_AHEAD steps ahead
+   along a cycle; larger ones stream through the hardware prefetcher, which software
+   prefetches only disturb (measured: 4 KiB chunks move 1.5x faster without them). */
+#define TPOSEI_IP_AHEAD        6
+#define TPOSEI_IP_PREFETCH_MAX 1024
+
+static void tposei_ip_prefetch_chunk(const unsigned char *p, size_t bytes)
+{
+    size_t o;
+    for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_PREFETCH(p + o);
+}
+
+/* Bytes [off, off + len) of every chunk on the cycle through `start`, in gather form:
+   the start's piece is saved, each position is filled from its source, the last one from
+   the saved piece. Small chunks TPOSEI_IP_AHEAD steps ahead are prefetched. Marks visited
+   chunks in `seen` when given. */
+static void tposei_ip_cycle(unsigned char *base, size_t chunk, size_t off, size_t len,
+                            const tposei_perm *p, uint64_t start, unsigned char *carry,
+                            unsigned char *seen)
+{
+    uint64_t pos = start, src = tposei_perm_src(p, start), ahead = src;
+    int k;
+    if (len > TPOSEI_IP_PREFETCH_MAX) ahead = start; /* no prefetching */
+    for (k = 0; k < TPOSEI_IP_AHEAD && ahead != start; k++) {
+        tposei_ip_prefetch_chunk(base + ahead * chunk + off, len);
+        ahead = tposei_perm_src(p, ahead);
+    }
+    tposei_ip_copy(carry, base + start * chunk + off, len);
+    while (src != start) {
+        if (seen) seen[pos >> 3] |= (unsigned char)(1u << (pos & 7));
+        if (ahead != start) {
+            tposei_ip_prefetch_chunk(base + ahead * chunk + off, len);
+            ahead = tposei_perm_src(p, ahead);
+        }
+        tposei_ip_copy(base + pos * chunk + off, base + src * chunk + off, len);
+        pos = src;
+        src = tposei_perm_src(p, pos);
+    }
+    if (seen) seen[pos >> 3] |= (unsigned char)(1u << (pos & 7));
+    tposei_ip_copy(base + pos * chunk + off, carry, len);
+}
+
+/* Applies the permutation to chunks of `chunk` bytes at `base`. With `seen` (count bits,
+   zeroed) each cycle is found by a bitmap scan; without, by the leader test (O(1) memory).
+   A chunk larger than carry_bytes travels in pieces, one cycle walk per piece. */
+static void tposei_ip_permute(unsigned char *base, size_t chunk, const tposei_perm *p,
+                              unsigned char *carry, size_t carry_bytes, unsigned char *seen)
+{
+    uint64_t y;
+    size_t off;
+    for (y = 0; y < p->count; y++) {
+        if (seen && (seen[y >> 3] >> (y & 7) & 1)) continue;
+        if (tposei_perm_src(p, y) == y) continue;
+        if (!seen && !tposei_perm_leads(p, y)) continue;
+        for (off = 0; off < chunk; off += carry_bytes)
+            tposei_ip_cycle(base, chunk, off, tposei_min(carry_bytes, chunk - off), p, y, carry,
+                            off == 0 ? seen : NULL);
+    }
+}
+
+/* ---- workspace layout ------------------------------------------------------------------ */
+
+/* Which algorithm a shape takes and the workspace parts it needs (bytes, 0 = absent). */
+typedef enum tposei_ip_path {
+    TPOSEI_IP_NOTHING, /* empty, one row or one column: memory is already the transpose */
+    TPOSEI_IP_SQUARE,
+    TPOSEI_IP_SKINNY,
+    TPOSEI_IP_GCD,
+    TPOSEI_IP_CKG /* Catanzaro-Keller-Garland C2R / R2C */
+} tposei_ip_path;
+
+#define TPOSEI_IP_PARTS 4
+
+typedef struct tposei_ip_plan {
+    tposei_ip_path path;
+    uint64_t big, small; /* max and min of rows, cols */
+    uint64_t t;          /* skinny: block rows; gcd: the gcd */
+    size_t part[TPOSEI_IP_PARTS];
+    size_t total; /* sum of parts rounded to cache lines, plus alignment slack */
+} tposei_ip_plan;
+
+#define TPOSEI_IP_SKINNY_MAX   32
+#define TPOSEI_IP_SKINNY_CHUNK 4096 /* page-sized chunks: fastest measured (README.md) */
+
+/* *out = x * y (+ z), 0 on size_t overflow. */
+static int tposei_ip_mul_add(size_t x, size_t y, size_t z, size_t *out)
+{
+    if (y != 0 && x > ((size_t)-1 - z) / y) return 0;
+    *out = x * y + z;
+    return 1;
+}
+
+/* Skinny block height: a divisor of `big` giving chunks of 64..512 bytes, largest first;
+   otherwise 256-byte chunks and a tail of big mod t rows. */
+static uint64_t tposei_ip_skinny_div(uint64_t big, size_t esize, uint64_t hi)
+{
+    const uint64_t lo = (TPOSEI_CACHE_LINE + esize - 1) / esize;
+    uint64_t t;
+    for (t = hi; t >= lo && t > 0; t--)
+        if (big % t == 0) return t;
+    return 0;
+}
+
+static uint64_t tposei_ip_skinny_t(uint64_t big, size_t esize)
+{
+    uint64_t t = tposei_ip_skinny_div(big, esize, TPOSEI_IP_SKINNY_CHUNK / esize);
+    if (t) return t;
+    t = TPOSEI_IP_SKINNY_CHUNK / 16 / esize;
+    if (t * esize < TPOSEI_CACHE_LINE) t = (TPOSEI_CACHE_LINE + esize - 1) / esize;
+    return t < big ? t : big; /* a short matrix is one block */
+}
+
+/* C2R/R2C column passes work on panels TPOSEI_CKG_PANEL bytes wide (whole cache lines). */
+#define TPOSEI_CKG_PANEL     64
+#define TPOSEI_CKG_MAX_WIDTH TPOSEI_CKG_PANEL
+
+static size_t tposei_ckg_width(size_t esize)
+{
+    return esize >= TPOSEI_CKG_PANEL ? 1 : TPOSEI_CKG_PANEL / esize;
+}
+
+/* Fills parts for the path; 0 on overflow. Parts: skinny {block, tail, bitmap},
+   gcd {carry, bitmap}, ckg {panel, table, row, bitmap}. */
+static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
+{
+    const size_t big = (size_t)pl->big, small = (size_t)pl->small;
+    size_t k, w;
+    switch (pl->path) {
+    case TPOSEI_IP_SKINNY: /* block, tail, bitmap of K x small chunks */
+        k = (size_t)(pl->big / pl->t);
+        if (!tposei_ip_mul_add((size_t)pl->t * small, esize, 0, &pl->part[0]) ||
+            !tposei_ip_mul_add((size_t)(pl->big % pl->t) * small, esize, 0, &pl->part[1]) ||
+            !tposei_ip_mul_add(k, small, 7, &w))
+            return 0;
+        pl->part[2] = w / 8;
+        return 1;
+    case TPOSEI_IP_GCD: /* carry, bitmap of a x g x b chunks */
+        k = (size_t)(pl->big / pl->t) * (size_t)(pl->small / pl->t);
+        if (!tposei_ip_mul_add((size_t)pl->t, esize, 0, &pl->part[0]) ||
+            !tposei_ip_mul_add(k, (size_t)pl->t, 7, &w))
+            return 0;
+        pl->part[1] = w / 8;
+        return 1;
+    case TPOSEI_IP_CKG:
+        w = tposei_ckg_width(esize);
+        pl->part[3] = (big + 7) / 8;                                   /* visited rows */
+        return tposei_ip_mul_add(small, w * esize, 0, &pl->part[0]) && /* wrap rows */
+               tposei_ip_mul_add(big, sizeof(uint64_t), 0, &pl->part[1]) &&
+               tposei_ip_mul_add(small, esize, 0, &pl->part[2]);
+    default:
+        return 1;
+    }
+}
+
+/* The path and workspace of a shape. Skinny first (blocks in cache beat everything when
+   one side is short), then the gcd path when gcd chunks span a cache line and their
+   bitmap stays below one long row, else C2R / R2C. Returns 0 when sizes overflow. */
+static int tposei_ip_choose(tposei_ip_plan *pl, size_t rows, size_t cols, size_t esize)
+{
+    size_t i, elems;
+    pl->path = TPOSEI_IP_NOTHING;
+    pl->big = rows > cols ? rows : cols;
+    pl->small = rows > cols ? cols : rows;
+    pl->t = 1;
+    pl->total = 0;
+    for (i = 0; i < TPOSEI_IP_PARTS; i++) pl->part[i] = 0;
+    if (!tposei_ip_mul_add(rows, cols, 0, &elems) || !tposei_ip_mul_add(elems, esize, 0, &i))
+        return 0;
+    if (esize == 0 || pl->small <= 1) return 1;
+    if (rows == cols) {
+        pl->path = TPOSEI_IP_SQUARE;
+        return 1;
+    }
+    pl->t = tposei_gcd(pl->big, pl->small);
+    if (pl->small <= TPOSEI_IP_SKINNY_MAX) {
+        pl->path = TPOSEI_IP_SKINNY;
+        pl->t = tposei_ip_skinny_t(pl->big, esize);
+    } else if (pl->t * esize >= TPOSEI_CACHE_LINE && elems / pl->t / 8 <= pl->big * esize) {
+        pl->path = TPOSEI_IP_GCD;
+    } else {
+        pl->path = TPOSEI_IP_CKG;
+    }
+    if (!tposei_ip_parts(pl, esize)) return 0;
+    for (i = 0; i < TPOSEI_IP_PARTS; i++) {
+        const size_t rounded = (pl->part[i] + TPOSEI_CACHE_LINE - 1) & ~(size_t)63;
+        if (rounded < pl->part[i] || pl->total > (size_t)-1 - rounded - 64) return 0;
+        pl->total += rounded;
+    }
+    if (pl->total) pl->total += TPOSEI_CACHE_LINE; /* slack to align the first part */
+    return 1;
+}
+
+/* Splits a workspace into the plan's parts, each aligned to a cache line. */
+static void tposei_ip_carve(const tposei_ip_plan *pl, unsigned char *work,
+                            unsigned char *part[TPOSEI_IP_PARTS])
+{
+    uintptr_t at = ((uintptr_t)work + 63) & ~(uintptr_t)63;
+    size_t i;
+    for (i = 0; i < TPOSEI_IP_PARTS; i++) {
+        part[i] = work + (at - (uintptr_t)work);
+        at += (pl->part[i] + 63) & ~(size_t)63;
+    }
+}
+
+/* ---- skinny: blocks in cache, then the chunk grid ------------------------------------- */
+
+/* Transposes each of `count` consecutive dense r x c blocks at `a` in place through `buf`
+   (r * c elements), writing the buffer in order (measured faster than reading the block in
+   order: 0.41 -> 0.58 of memcpy for 1000000x3 floats). One side is at most 32 elements, where
+   the square tile kernels would spend most of a block in their edge code; a plain loop
+   specialised per element size keeps the block in L1 and needs no per-call setup. */
+TPOSEI_FORCE_INLINE void tposei_ip_blocks_body(unsigned char *a, uint64_t count, size_t r, size_t c,
+                                               size_t esize, unsigned char *buf)
+{
+    const size_t blk = r * c * esize;
+    uint64_t b;
+    size_t i, j;
+    for (b = 0; b < count; b++) {
+        unsigned char *p = a + b * blk;
+        for (j = 0; j < c; j++) /* buffer written in order; the block is in L1 */
+            for (i = 0; i < r; i++)
+                tposei_move(buf + (j * r + i) * esize, p + (i * c + j) * esize, esize);
+        tposei_ip_copy(p, buf, blk);
+    }
+}
+
+static void tposei_ip_blocks(unsigned char *a, uint64_t count, size_t r, size_t c, size_t esize,
+                             unsigned char *buf)
+{
+    switch (esize) {
+    case 1:
+        tposei_ip_blocks_body(a, count, r, c, 1, buf);
+        return;
+    case 2:
+        tposei_ip_blocks_body(a, count, r, c, 2, buf);
+        return;
+    case 4:
+        tposei_ip_blocks_body(a, count, r, c, 4, buf);
+        return;
+    case 8:
+        tposei_ip_blocks_body(a, count, r, c, 8, buf);
+        return;
+    case 16:
+        tposei_ip_blocks_body(a, count, r, c, 16, buf);
+        return;
+    default:
+        tposei_ip_blocks_body(a, count, r, c, esize, buf);
+        return;
+    }
+}
+
+/* Tall input (rows = big, cols = small): every t x small block of rows becomes small x t
+   in place, so memory is K x small chunks of t elements ([K][small][t]); transposing that
+   chunk grid gives [small][K][t], the transpose of the first K*t rows. A tail of
+   big mod t rows is set aside first, then rows of the result are spread to make room. */
+static void tposei_ip_skinny_tall(unsigned char *a, uint64_t big, uint64_t small, uint64_t t,
+                                  size_t esize, unsigned char *block, unsigned char *tail,
+                                  size_t carry_bytes, unsigned char *seen)
+{
+    const uint64_t k = big / t, rest = big - k * t, kt = k * t;
+    const size_t row = (size_t)(small * esize);
+    tposei_perm p;
+    uint64_t i;
+    if (rest) tposei_ip_copy(tail, a + kt * row, (size_t)(rest * row));
+    tposei_ip_blocks(a, k, (size_t)t, (size_t)small, esize, block);
+    p = tposei_perm_make(k, 1, small); /* [K][small] -> [small][K] */
+    tposei_ip_permute(a, (size_t)(t * esize), &p, block, carry_bytes, seen);
+    if (!rest) return;
+    for (i = small; i-- > 0;)
+        tposei_ip_memmove(a + i * big * esize, a + i * kt * esize, (size_t)(kt * esize));
+    tposei_ip_oop(a + kt * esize, (size_t)(big * esize), tail, row, (size_t)rest, (size_t)small,
+                  esize);
+}
+
+/* Wide input (rows = small, cols = big): the exact inverse of the tall steps. */
+static void tposei_ip_skinny_wide(unsigned char *a, uint64_t big, uint64_t small, uint64_t t,
+                                  size_t esize, unsigned char *block, unsigned char *tail,
+                                  size_t carry_bytes, unsigned char *seen)
+{
+    const uint64_t k = big / t, rest = big - k * t, kt = k * t;
+    const size_t row = (size_t)(small * esize);
+    tposei_perm p;
+    uint64_t i;
+    if (rest) {
+        tposei_ip_oop(tail, row, a + kt * esize, (size_t)(big * esize), (size_t)small, (size_t)rest,
+                      esize);
+        for (i = 1; i < small; i++)
+            tposei_ip_memmove(a + i * kt * esize, a + i * big * esize, (size_t)(kt * esize));
+    }
+    p = tposei_perm_make(small, 1, k); /* [small][K] -> [K][small] */
+    tposei_ip_permute(a, (size_t)(t * esize), &p, block, carry_bytes, seen);
+    tposei_ip_blocks(a, k, (size_t)small, (size_t)t, esize, block);
+    if (rest) tposei_ip_copy(a + kt * row, tail, (size_t)(rest * row));
+}
+
+/* ---- gcd: tiles in place, then chunks of gcd elements --------------------------------- */
+
+/* rows = a*g, cols = b*g. Transposing every g x g tile in place leaves element
+   A[I*g + s][J*g + r] at chunk (I, r, J) offset s; the transpose wants it at chunk
+   (J, r, I) of the cols x rows layout: the perm with A = a, R = g, B = b. */
+static void tposei_ip_gcd(unsigned char *a, uint64_t rows, uint64_t cols, uint64_t g, size_t esize,
+                          unsigned char *carry, size_t carry_bytes, unsigned char *seen)
+{
+    const uint64_t ta = rows / g, tb = cols / g;
+    const size_t st = (size_t)(cols * esize);
+    tposei_perm p;
+    uint64_t i, j;
+    for (i = 0; i < ta; i++)
+        for (j = 0; j < tb; j++)
+            tposei_ip_square(a + i * g * st + j * g * esize, (size_t)g, (size_t)cols, esize);
+    p = tposei_perm_make(ta, g, tb);
+    tposei_ip_permute(a, (size_t)(g * esize), &p, carry, carry_bytes, seen);
+}
+
+/* ---- Catanzaro-Keller-Garland: C2R and R2C --------------------------------------------- */
+
+/* The working matrix is always tall: m = max rows of length n = min. C2R transposes a
+   tall input (m x n -> n x m); R2C, its inverse on the transposed shape, a wide one
+   (paper Theorems 1 and 2). c = gcd(m, n), a = m / c, b = n / c. */
+typedef struct tposei_ckg {
+    unsigned char *a, *panel, *row, *seen;
+    uint64_t *table; /* q (C2R) or q^-1 (R2C): the row permutation, gather form */
+    uint64_t m, n, c, ca, cb;
+    uint64_t a_inv; /* mmi(a, b), eq. 31 */
+    uint64_t b_inv; /* mmi(b, a), eq. 34 */
+    uint64_t m_mod_n;
+    tposei_div div_m, div_n, div_c, div_b;
+    size_t esize, width; /* panel width in elements: one cache line */
+} tposei_ckg;
+
+/* Row shuffle of C2R, gather form (eq. 31): row i becomes A[i][d'^-1_i(j)] with
+   f = j + i(n-1) (+ m when i - (j mod c) + c > m) and
+   d'^-1_i(j) = (a^-1 * floor(f / c)) mod b + (f mod c) * b. Walking j upwards, f mod c
+   and a^-1 * floor(f / c) mod b are counters; adding m to f adds a to floor(f / c),
+   which adds a^-1 * a = 1 (mod b) to the first term. No divide inside the loop. */
+TPOSEI_FORCE_INLINE void tposei_ckg_c2r_row(const tposei_ckg *k, uint64_t i, size_t esize)
+{
+    unsigned char *r = k->a + i * k->n * esize;
+    const int64_t wrap_below = (int64_t)(i + k->c) - (int64_t)k->m; /* f gets + m when */
+    uint64_t v, u = tposei_divmod(&k->div_c, i * (k->n - 1), &v);   /* j mod c < this */
+    uint64_t w = tposei_mulmod(k->a_inv, tposei_mod(&k->div_b, u), k->cb), jm = 0, j;
+    uint64_t vb = v * k->cb;
+    for (j = 0; j < k->n; j++) {
+        const uint64_t d = tposei_wrap(w + (uint64_t)((int64_t)jm < wrap_below), k->cb);
+        tposei_move(k->row + j * esize, r + (d + vb) * esize, esize);
+        vb += k->cb;
+        if (++v == k->c) {
+            v = vb = 0;
+            w = tposei_wrap(w + k->a_inv, k->cb);
+        }
+        if (++jm == k->c) jm = 0;
+    }
+    tposei_ip_copy(r, k->row, (size_t)(k->n * esize));
+}
+
+/* Row shuffle of R2C, gather form: row i becomes A[i][d'_i(j)] with
+   d'_i(j) = ((i + floor(j / b)) mod m + j m) mod n (eq. 24). (i + floor(j/b)) mod m and
+   its residue mod n step by one every b columns; j m mod n steps by m mod n. */
+TPOSEI_FORCE_INLINE void tposei_ckg_r2c_row(const tposei_ckg *k, uint64_t i, size_t esize)
+{
+    unsigned char *r = k->a + i * k->n * esize;
+    const uint64_t step = k->m_mod_n;
+    uint64_t s = i, sn = tposei_mod(&k->div_n, i), t = 0, jb = 0, j;
+    for (j = 0; j < k->n; j++) {
+        tposei_move(k->row + j * esize, r + tposei_wrap(sn + t, k->n) * esize, esize);
+        t = tposei_wrap(t + step, k->n);
+        if (++jb == k->cb) {
+            jb = 0;
+            if (++s == k->m)
+                s = sn = 0;
+            else if (++sn == k->n)
+                sn = 0;
+        }
+    }
+    tposei_ip_copy(r, k->row, (size_t)(k->n * esize));
+}
+
+/* Column rotations: A[i][j] = A[(i + off(j)) mod m][j], one panel of `width` columns (one
+   cache line) at a time (paper section 4.6). Every pass here rotates each column of a panel
+   by a small amount `amt` (below n) in one direction, so the panel streams through once:
+   upwards (off = amt) rows are produced top to bottom, each gathered from the rows just
+   below it, which are still unwritten; downwards (off = -amt) bottom to top. The rows the
+   wrap-around reads (the first or last max(amt) sub-rows) are saved in the workspace
+   before they are overwritten. Each sub-row is read once and written once. */
+typedef enum tposei_ckg_pass {
+    TPOSEI_CKG_PREROTATE, /* C2R step 1: up by floor(j / b), eq. 23 */
+    TPOSEI_CKG_ROTATE,    /* C2R step 3: up by j, eq. 32 */
+    TPOSEI_CKG_UNROTATE,  /* R2C step 2: down by j, eq. 35 */
+    TPOSEI_CKG_POSTROTATE /* R2C step 4: down by floor(j / b), eq. 36 */
+} tposei_ckg_pass;
+
+/* Column j's rotation amount in the pass, in [0, n). */
+static uint64_t tposei_ckg_amount(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j)
+{
+    uint64_t unused;
+    if (pass == TPOSEI_CKG_ROTATE || pass == TPOSEI_CKG_UNROTATE) return j;
+    return tposei_divmod(&k->div_b, j, &unused); /* floor(j / b) */
+}
+
+/* Output row i of a panel: column jj from row i + amt (up) or i - amt (down), or from the
+   saved sub-rows where that wraps around; staged in `out`, then stored as one sub-row
+   (a one-column panel, the case of elements wider than a line, goes straight). */
+TPOSEI_FORCE_INLINE void tposei_ckg_rotate_row(const tposei_ckg *k, unsigned char *col, uint64_t i,
+                                               const uint64_t *amt, size_t w, uint64_t hi, int down,
+                                               unsigned char *out, size_t esize)
+{
+    const size_t st = (size_t)(k->n * esize), pw = w * esize;
+    unsigned char *to = w == 1 ? col + i * st : out;
+    size_t jj;
+    for (jj = 0; jj < w; jj++) {
+        const unsigned char *from;
+        if (!down) {
+            const uint64_t s = i + amt[jj]; /* saved: rows 0 .. hi-1 */
+            from = s < k->m ? col + s * st : k->panel + (s - k->m) * pw;
+        } else {
+            from = i >= amt[jj] ? col + (i - amt[jj]) * st /* saved: rows m-hi .. m-1 */
+                                : k->panel + (i + hi - amt[jj]) * pw;
+        }
+        tposei_move(to + jj * esize, from + jj * esize, esize);
+    }
+    if (w > 1) tposei_ip_copy(col + i * st, out, pw);
+}
+
+TPOSEI_FORCE_INLINE void tposei_ckg_panel(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j0,
+                                          size_t w, size_t esize)
+{
+    const size_t st = (size_t)(k->n * esize), pw = w * esize;
+    const int down = pass == TPOSEI_CKG_UNROTATE || pass == TPOSEI_CKG_POSTROTATE;
+    unsigned char *col = k->a + j0 * esize;
+    unsigned char out[TPOSEI_CKG_PANEL > 16 ? TPOSEI_CKG_PANEL : 16];
+    uint64_t amt[TPOSEI_CKG_MAX_WIDTH], hi = 0, i;
+    size_t jj;
+    for (jj = 0; jj < w; jj++) {
+        amt[jj] = tposei_ckg_amount(k, pass, j0 + jj);
+        if (amt[jj] > hi) hi = amt[jj];
+    }
+    if (hi == 0) return; /* rotation by 0: nothing moves */
+    tposei_ip_copy_rows(k->panel, pw, col + (down ? k->m - hi : 0) * st, st, (size_t)hi, pw);
+    if (!down) {
+        for (i = 0; i < k->m; i++) {
+            if (i + hi + 16 < k->m) TPOSEI_IP_PREFETCH(col + (i + hi + 16) * st);
+            tposei_ckg_rotate_row(k, col, i, amt, w, hi, 0, out, esize);
+        }
+    } else {
+        for (i = k->m; i-- > 0;) {
+            if (i >= hi + 16) TPOSEI_IP_PREFETCH(col + (i - hi - 16) * st);
+            tposei_ckg_rotate_row(k, col, i, amt, w, hi, 1, out, esize);
+        }
+    }
+}
+
+TPOSEI_FORCE_INLINE void tposei_ckg_columns(const tposei_ckg *k, tposei_ckg_pass pass, size_t esize)
+{
+    uint64_t j0;
+    for (j0 = 0; j0 < k->n; j0 += k->width)
+        tposei_ckg_panel(k, pass, j0, (size_t)tposei_min(k->width, (size_t)(k->n - j0)), esize);
+}
+
+/* Row permutation, gather form: row i becomes row table[i], whole rows at a time (paper
+   section 4.7, with sub-rows as wide as the matrix: each row is one contiguous run). The
+   cycles are followed with one row of carry and a bitmap of visited rows. */
+static void tposei_ckg_permute_rows(const tposei_ckg *k)
+{
+    const size_t row = (size_t)(k->n * k->esize);
+    uint64_t y, pos, src;
+    tposei_ip_zero(k->seen, (size_t)((k->m + 7) / 8));
+    for (y = 0; y < k->m; y++) {
+        if ((k->seen[y >> 3] >> (y & 7) & 1) || k->table[y] == y) continue;
+        tposei_ip_copy(k->row, k->a + y * row, row);
+        for (pos = y; (src = k->table[pos]) != y; pos = src) {
+            k->seen[pos >> 3] |= (unsigned char)(1u << (pos & 7));
+            tposei_ip_copy(k->a + pos * row, k->a + src * row, row);
+        }
+        k->seen[pos >> 3] |= (unsigned char)(1u << (pos & 7));
+        tposei_ip_copy(k->a + pos * row, k->row, row);
+    }
+}
+
+/* q(i) = (i n - floor(i / a)) mod m (eq. 33) for C2R; q^-1(i) =
+   (ceil(i / c) * b^-1) mod a + ((c - 1) i mod c) * a (eq. 34) for R2C. */
+static void tposei_ckg_table(const tposei_ckg *k, int inverse)
+{
+    const tposei_div div_a = tposei_div_make(k->ca);
+    uint64_t i, unused;
+    for (i = 0; i < k->m; i++) {
+        if (!inverse) {
+            const uint64_t fl = tposei_divmod(&div_a, i, &unused);
+            k->table[i] = tposei_mod(&k->div_m, i * k->n - fl);
+        } else {
+            const uint64_t up = tposei_divmod(&k->div_c, k->c - 1 + i, &unused);
+            const uint64_t first = tposei_mulmod(tposei_mod(&div_a, up), k->b_inv % k->ca, k->ca);
+            k->table[i] = first + tposei_mod(&k->div_c, (k->c - 1) * i) * k->ca;
+        }
+    }
+}
+
+TPOSEI_FORCE_INLINE void tposei_ckg_body(const tposei_ckg *k, int c2r, size_t esize)
+{
+    uint64_t i;
+    if (c2r) {
+        if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_PREROTATE, esize);
+        for (i = 0; i < k->m; i++) tposei_ckg_c2r_row(k, i, esize);
+        tposei_ckg_columns(k, TPOSEI_CKG_ROTATE, esize); /* column shuffle = p_j, then q */
+        tposei_ckg_permute_rows(k);
+    } else {
+        tposei_ckg_permute_rows(k); /* inverse column shuffle = q^-1, then p_j^-1 */
+        tposei_ckg_columns(k, TPOSEI_CKG_UNROTATE, esize);
+        for (i = 0; i < k->m; i++) tposei_ckg_r2c_row(k, i, esize);
+        if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_POSTROTATE, esize);
+    }
+}
+
+/* One specialised body per fast element size. */
+static void tposei_ckg_run_e1(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 1);
+}
+static void tposei_ckg_run_e2(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 2);
+}
+static void tposei_ckg_run_e4(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 4);
+}
+static void tposei_ckg_run_e8(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 8);
+}
+static void tposei_ckg_run_e16(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, 16);
+}
+static void tposei_ckg_run_any(const tposei_ckg *k, int c2r)
+{
+    tposei_ckg_body(k, c2r, k->esize);
+}
+
+static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esize,
+                          unsigned char *part[TPOSEI_IP_PARTS])
+{
+    tposei_ckg k;
+    const int c2r = rows > cols;
+    k.a = a;
+    k.m = c2r ? rows : cols;
+    k.n = c2r ? cols : rows;
+    k.c = tposei_gcd(k.m, k.n);
+    k.ca = k.m / k.c;
+    k.cb = k.n / k.c;
+    k.a_inv = tposei_mmi(k.ca, k.cb);
+    k.b_inv = tposei_mmi(k.cb, k.ca);
+    k.div_m = tposei_div_make(k.m);
+    k.div_n = tposei_div_make(k.n);
+    k.m_mod_n = k.m % k.n;
+    k.div_c = tposei_div_make(k.c);
+    k.div_b = tposei_div_make(k.cb);
+    k.esize = esize;
+    k.width = tposei_ckg_width(esize);
+    k.panel = part[0];
+    k.table = (uint64_t *)(void *)part[1];
+    k.row = part[2];
+    k.seen = part[3];
+    tposei_ckg_table(&k, !c2r);
+    switch (esize) {
+    case 1:
+        tposei_ckg_run_e1(&k, c2r);
+        return;
+    case 2:
+        tposei_ckg_run_e2(&k, c2r);
+        return;
+    case 4:
+        tposei_ckg_run_e4(&k, c2r);
+        return;
+    case 8:
+        tposei_ckg_run_e8(&k, c2r);
+        return;
+    case 16:
+        tposei_ckg_run_e16(&k, c2r);
+        return;
+    default:
+        tposei_ckg_run_any(&k, c2r);
+        return;
+    }
+}
+
+/* ---- dispatch -------------------------------------------------------------------------- */
+
+/* With a workspace laid out by `pl`. */
+static void tposei_ip_with_work(unsigned char *a, size_t rows, size_t cols, size_t esize,
+                                const tposei_ip_plan *pl, unsigned char *work)
+{
+    unsigned char *part[TPOSEI_IP_PARTS];
+    const int tall = rows > cols;
+    tposei_ip_carve(pl, work, part);
+    switch (pl->path) {
+    case TPOSEI_IP_SKINNY:
+        tposei_ip_zero(part[2], pl->part[2]);
+        if (tall)
+            tposei_ip_skinny_tall(a, pl->big, pl->small, pl->t, esize, part[0], part[1],
+                                  pl->part[0], part[2]);
+        else
+            tposei_ip_skinny_wide(a, pl->big, pl->small, pl->t, esize, part[0], part[1],
+                                  pl->part[0], part[2]);
+        return;
+    case TPOSEI_IP_GCD:
+        tposei_ip_zero(part[1], pl->part[1]);
+        tposei_ip_gcd(a, rows, cols, pl->t, esize, part[0], pl->part[0], part[1]);
+        return;
+    case TPOSEI_IP_CKG:
+        tposei_ip_ckg(a, rows, cols, esize, part);
+        return;
+    default:
+        return;
+    }
+}
+
+/* O(1) memory: cycle following with the leader test. Whole chunks (skinny blocks or gcd
+   chunks, a cache line or more) when the shape has them and the blocks fit the stack
+   buffer; single elements otherwise. */
+static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t esize,
+                              const tposei_ip_plan *pl)
+{
+    unsigned char carry[TPOSEI_IP_CARRY_BYTES];
+    tposei_perm p;
+    /* skinny blocks that divide the long side and fit the stack buffer */
+    const uint64_t t =
+        pl->path != TPOSEI_IP_SKINNY
+            ? 0
+            : tposei_ip_skinny_div(pl->big, esize, TPOSEI_IP_CARRY_BYTES / (pl->small * esize));
+    if (t) {
+        if (rows > cols)
+            tposei_ip_skinny_tall(a, pl->big, pl->small, t, esize, carry, NULL,
+                                  TPOSEI_IP_CARRY_BYTES, NULL);
+        else
+            tposei_ip_skinny_wide(a, pl->big, pl->small, t, esize, carry, NULL,
+                                  TPOSEI_IP_CARRY_BYTES, NULL);
+        return;
+    }
+    if (pl->path == TPOSEI_IP_GCD) {
+        tposei_ip_gcd(a, rows, cols, pl->t, esize, carry, TPOSEI_IP_CARRY_BYTES, NULL);
+        return;
+    }
+    p = tposei_perm_make(rows, 1, cols);
+    tposei_ip_permute(a, esize, &p, carry, TPOSEI_IP_CARRY_BYTES, NULL);
+}
+
+/* ---- plans ------------------------------------------------------------------------------ */
+
+#define TPOSEI_PLAN_MAGIC  0x4E414C5045534F50ull /* "POSEPLAN" */
+#define TPOSEI_PLAN_HEADER 32
+
+static uint64_t tposei_plan_get(const unsigned char *plan, size_t slot)
+{
+    uint64_t v;
+    TPOSEI_MEMCPY(&v, plan + slot * 8, 8);
+    return v;
+}
+
+static void tposei_plan_put(unsigned char *plan, size_t slot, uint64_t v)
+{
+    TPOSEI_MEMCPY(plan + slot * 8, &v, 8);
+}
+
+/* Visits every cycle of length >= 2 of the rows x cols transposition; with `plan`,
+   records (leader, length) pairs after the header. Returns the number of cycles. */
+static uint64_t tposei_plan_walk(const tposei_perm *p, unsigned char *plan)
+{
+    uint64_t y, s, len, cycles = 0;
+    for (y = 0; y < p->count; y++) {
+        s = tposei_perm_src(p, y);
+        if (s == y || !tposei_perm_leads(p, y)) continue;
+        for (len = 1; s != y; len++) s = tposei_perm_src(p, s);
+        if (plan) {
+            tposei_plan_put(plan, 4 + 2 * (size_t)cycles, y);
+            tposei_plan_put(plan, 5 + 2 * (size_t)cycles, len);
+        }
+        cycles++;
+    }
+    return cycles;
+}
+
+/* One recorded cycle, gather form, `len` bytes of every element at a time. */
+TPOSEI_FORCE_INLINE void tposei_plan_cycle(unsigned char *a, const tposei_perm *p, uint64_t leader,
+                                           uint64_t length, size_t esize)
+{
+    unsigned char carry[64];
+    size_t off;
+    for (off = 0; off < esize; off += sizeof carry) {
+        const size_t n = tposei_min(sizeof carry, esize - off);
+        uint64_t pos = leader, step;
+        if (n == esize)
+            tposei_move(carry, a + pos * esize, esize);
+        else
+            tposei_ip_copy(carry, a + pos * esize + off, n);
+        for (step = 1; step < length; step++) {
+            const uint64_t src = tposei_perm_src(p, pos);
+            if (n == esize)
+                tposei_move(a + pos * esize, a + src * esize, esize);
+            else
+                tposei_ip_copy(a + pos * esize + off, a + src * esize + off, n);
+            pos = src;
+        }
+        if (n == esize)
+            tposei_move(a + pos * esize, carry, esize);
+        else
+            tposei_ip_copy(a + pos * esize + off, carry, n);
+    }
+}
+
+TPOSEI_FORCE_INLINE void tposei_plan_run(const unsigned char *plan, unsigned char *a, size_t esize)
+{
+    const tposei_perm p = tposei_perm_make(tposei_plan_get(plan, 1), 1, tposei_plan_get(plan, 2));
+    const uint64_t cycles = tposei_plan_get(plan, 3);
+    uint64_t c;
+    for (c = 0; c < cycles; c++)
+        tposei_plan_cycle(a, &p, tposei_plan_get(plan, 4 + 2 * (size_t)c),
+                          tposei_plan_get(plan, 5 + 2 * (size_t)c), esize);
+}
+
+static void tposei_plan_run_sized(const unsigned char *plan, unsigned char *a, size_t esize)
+{
+    switch (esize) {
+    case 1:
+        tposei_plan_run(plan, a, 1);
+        return;
+    case 2:
+        tposei_plan_run(plan, a, 2);
+        return;
+    case 4:
+        tposei_plan_run(plan, a, 4);
+        return;
+    case 8:
+        tposei_plan_run(plan, a, 8);
+        return;
+    case 16:
+        tposei_plan_run(plan, a, 16);
+        return;
+    default:
+        tposei_plan_run(plan, a, esize);
+        return;
+    }
+}
+
+/* ======================================================================================== */
+// >>api
+/* ======================================================================================== */
+
+/* a + bytes must not wrap the address space. */
+static int tposei_ip_fits(const void *a, size_t bytes)
+{
+    return (uintptr_t)a <= UINTPTR_MAX - bytes;
+}
+
+TPOSE_API size_t tpose_inplace_workspace(size_t rows, size_t cols, size_t esize)
+{
+    tposei_ip_plan pl;
+    if (!tposei_ip_choose(&pl, rows, cols, esize)) return (size_t)-1;
+    return pl.total;
+}
+
+TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t esize, void *work,
+                                     size_t work_bytes)
+{
+    tposei_ip_plan pl;
+#if !defined(TPOSE_NO_STDLIB)
+    unsigned char *own = NULL;
+#endif
+    if (esize == 0) return TPOSE_ERR_ESIZE;
+    if (rows == 0 || cols == 0) return TPOSE_OK;
+    if (a == NULL) return TPOSE_ERR_NULL;
+    if (!tposei_ip_choose(&pl, rows, cols, esize) || !tposei_ip_fits(a, rows * cols * esize))
+        return TPOSE_ERR_OVERFLOW;
+    if (work != NULL && work_bytes < pl.total) return TPOSE_ERR_WORKSPACE;
+    if (pl.path == TPOSEI_IP_NOTHING) return TPOSE_OK;
+    if (pl.path == TPOSEI_IP_SQUARE) {
+        tposei_ip_square((unsigned char *)a, rows, rows, esize);
+        return TPOSE_OK;
+    }
+#if !defined(TPOSE_NO_STDLIB)
+    if (work == NULL) work = own = (unsigned char *)TPOSE_MALLOC(pl.total);
+#endif
+    if (work != NULL)
+        tposei_ip_with_work((unsigned char *)a, rows, cols, esize, &pl, (unsigned char *)work);
+    else
+        tposei_ip_no_work((unsigned char *)a, rows, cols, esize, &pl);
+#if !defined(TPOSE_NO_STDLIB)
+    if (own) TPOSE_FREE(own);
+#endif
+    return TPOSE_OK;
+}
+
+TPOSE_API tpose_status tpose_inplace_square(void *a, size_t n, size_t ld, size_t esize)
+{
+    size_t bytes;
+    if (esize == 0) return TPOSE_ERR_ESIZE;
+    if (n == 0) return TPOSE_OK;
+    if (a == NULL) return TPOSE_ERR_NULL;
+    if (ld < n) return TPOSE_ERR_LD;
+    if (!tposei_mul(ld, esize, &bytes) || !tposei_extent(n, n, ld, esize, &bytes) ||
+        !tposei_ip_fits(a, bytes))
+        return TPOSE_ERR_OVERFLOW;
+    tposei_ip_square((unsigned char *)a, n, ld, esize);
+    return TPOSE_OK;
+}
+
+TPOSE_API size_t tpose_plan_bytes(size_t rows, size_t cols)
+{
+    size_t elems, bytes;
+    tposei_perm p;
+    if (!tposei_mul(rows, cols, &elems)) return 0;
+    if (elems == 0) return TPOSEI_PLAN_HEADER;
+    p = tposei_perm_make(rows, 1, cols);
+    if (!tposei_ip_mul_add((size_t)tposei_plan_walk(&p, NULL), 16, TPOSEI_PLAN_HEADER, &bytes))
+        return 0;
+    return bytes;
+}
+
+TPOSE_API tpose_status tpose_plan_init(void *plan, size_t plan_bytes, size_t rows, size_t cols)
+{
+    size_t elems;
+    unsigned char *out = (unsigned char *)plan;
+    tposei_perm p;
+    if (plan == NULL) return TPOSE_ERR_NULL;
+    if (!tposei_mul(rows, cols, &elems)) return TPOSE_ERR_OVERFLOW;
+    if (plan_bytes < tpose_plan_bytes(rows, cols)) return TPOSE_ERR_WORKSPACE;
+    tposei_plan_put(out, 0, TPOSEI_PLAN_MAGIC);
+    tposei_plan_put(out, 1, rows);
+    tposei_plan_put(out, 2, cols);
+    tposei_plan_put(out, 3, 0);
+    if (elems == 0) return TPOSE_OK;
+    p = tposei_perm_make(rows, 1, cols);
+    tposei_plan_put(out, 3, tposei_plan_walk(&p, out));
+    return TPOSE_OK;
+}
+
+TPOSE_API tpose_status tpose_plan_apply(const void *plan, void *a, size_t esize)
+{
+    const unsigned char *in = (const unsigned char *)plan;
+    size_t rows, cols, elems, bytes;
+    if (plan == NULL) return TPOSE_ERR_NULL;
+    if (tposei_plan_get(in, 0) != TPOSEI_PLAN_MAGIC) return TPOSE_ERR_ARG;
+    if (esize == 0) return TPOSE_ERR_ESIZE;
+    rows = (size_t)tposei_plan_get(in, 1);
+    cols = (size_t)tposei_plan_get(in, 2);
+    if (rows == 0 || cols == 0) return TPOSE_OK;
+    if (a == NULL) return TPOSE_ERR_NULL;
+    if (!tposei_mul(rows, cols, &elems) || !tposei_mul(elems, esize, &bytes) ||
+        !tposei_ip_fits(a, bytes))
+        return TPOSE_ERR_OVERFLOW;
+    tposei_plan_run_sized(in, (unsigned char *)a, esize);
+    return TPOSE_OK;
+}
+
+#endif /* TPOSE_IMPLEMENTATION */
