@@ -464,16 +464,18 @@ static void tposei_skinny_tables(tposei_skinny *t, size_t s, size_t esize, int t
         }
 }
 
-/* One chunk: S input vectors in, S output vectors out. */
-TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, const __m512i *in,
+/* One chunk: S input vectors in, S output vectors out; s is a constant in every caller. */
+TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, size_t s, const __m512i *in,
                                             __m512i *out)
 {
     size_t m, p;
-    for (m = 0; m < t->s; m++) {
+    TPOSEI_UNROLL
+    for (m = 0; m < s; m++) {
         __m512i acc = _mm512_setzero_si512();
-        for (p = 0; p < (t->s + 1) / 2; p++) {
+        TPOSEI_UNROLL
+        for (p = 0; p < (s + 1) / 2; p++) {
             const __m512i idx = _mm512_loadu_si512((const void *)t->idx[m][p]);
-            const __m512i hi = in[2 * p + 1 < t->s ? 2 * p + 1 : 2 * p];
+            const __m512i hi = in[2 * p + 1 < s ? 2 * p + 1 : 2 * p];
             /* bytes of output m that live in inputs 2p, 2p+1, gathered; zero elsewhere */
             const __m512i v = _mm512_maskz_permutex2var_epi8(t->mask[m][p], in[2 * p], idx, hi);
             acc = _mm512_or_si512(acc, v);
@@ -719,24 +721,23 @@ TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
     return (tall ? job->rows : job->cols) >= 4 * 64 / esize;
 }
 
-/* The skinny driver: whole chunks through the permute network, the rest through the scalar
-   edge routine. Tall: source rows i.. are one dense run, destination rows are long. Wide:
-   the mirror image. With `stream`, the stores that cover a whole line are non-temporal. */
-static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize, int stream)
+/* The skinny loop for a constant short side s: whole chunks through the permute network.
+   Tall: source rows i.. are one dense run, destination rows are long; wide: the mirror
+   image. With `stream`, the stores that cover a whole line are non-temporal. */
+TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_job *job,
+                                           size_t s, size_t esize, int tall, int stream)
 {
-    tposei_skinny t;
-    const int tall = job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
-    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
-    const size_t per = 64 / esize, full = n - n % per; /* long-side elements per chunk */
+    const size_t per = 64 / esize, n = tall ? job->rows : job->cols; /* per chunk, in all */
     const size_t ss = job->src_stride, ds = job->dst_stride;
     __m512i in[TPOSEI_SKINNY_MAX], out[TPOSEI_SKINNY_MAX];
     size_t i, k;
-    tposei_skinny_tables(&t, s, esize, tall);
-    for (i = 0; i < full; i += per) {
+    for (i = 0; i + per <= n; i += per) {
+        TPOSEI_UNROLL
         for (k = 0; k < s; k++)
             in[k] = _mm512_loadu_si512(
                 (const void *)(tall ? job->src + i * ss + 64 * k : job->src + k * ss + i * esize));
-        tposei_skinny_chunk(&t, in, out);
+        tposei_skinny_chunk(t, s, in, out);
+        TPOSEI_UNROLL
         for (k = 0; k < s; k++) {
             unsigned char *d = tall ? job->dst + k * ds + i * esize : job->dst + i * ds + 64 * k;
             if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0)
@@ -744,6 +745,29 @@ static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize
             else
                 _mm512_storeu_si512((void *)d, out[k]);
         }
+    }
+}
+
+#define TPOSEI_SKINNY_CASE(n)                                                               \
+    case n: tposei_skinny_loop(&t, job, n, esize, tall, stream); break;
+
+/* The skinny driver: tables, the loop specialised for the short side, the rest of the long
+   side through the scalar edge routine. */
+static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize, int stream)
+{
+    tposei_skinny t;
+    const int tall = job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
+    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
+    const size_t full = n - n % (64 / esize);
+    const size_t ss = job->src_stride, ds = job->dst_stride;
+    tposei_skinny_tables(&t, s, esize, tall);
+    switch (s) {
+        TPOSEI_SKINNY_CASE(1) TPOSEI_SKINNY_CASE(2) TPOSEI_SKINNY_CASE(3) TPOSEI_SKINNY_CASE(4)
+        TPOSEI_SKINNY_CASE(5) TPOSEI_SKINNY_CASE(6) TPOSEI_SKINNY_CASE(7) TPOSEI_SKINNY_CASE(8)
+        TPOSEI_SKINNY_CASE(9) TPOSEI_SKINNY_CASE(10) TPOSEI_SKINNY_CASE(11)
+        TPOSEI_SKINNY_CASE(12) TPOSEI_SKINNY_CASE(13) TPOSEI_SKINNY_CASE(14)
+        TPOSEI_SKINNY_CASE(15) TPOSEI_SKINNY_CASE(16)
+    default: break;
     }
     if (stream) tposei_stream_fence();
     if (tall)
@@ -753,6 +777,7 @@ static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize
         tposei_any_block(job->dst + full * ds, ds, job->src + full * esize, ss, s, n - full,
                          esize);
 }
+#undef TPOSEI_SKINNY_CASE
 
 /* ======================================================================================== */
 // >>table
