@@ -78,6 +78,7 @@ static int peer_fftw(const peer_ctx *c, unsigned char *dst, const unsigned char 
 }
 #endif
 
+#if defined(TB_PEER_OPENBLAS) || defined(TB_PEER_LIBXSMM) || defined(TB_PEER_FFTW)
 typedef struct peer_pass {
     peer_fn fn;
     peer_ctx ctx;
@@ -117,6 +118,8 @@ static void peer_run(const tb_pool *pool, const char *name, peer_fn fn, peer_ctx
            res.op_ticks / elems, res.memcpy_seconds / res.op_seconds);
     fflush(stdout);
 }
+
+#endif
 
 /* Every peer found at build time that handles this element size. */
 static void peers_run_all(const tb_pool *pool, size_t rows, size_t cols, size_t esize, int reps)
