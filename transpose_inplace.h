@@ -832,9 +832,11 @@ typedef struct tposei_ckg {
    mod n] (eq. 31 with c = 1, b = n: d'^-1_i(j) = a^-1 (j + i(n-1)) mod n; eq. 24 with
    c = 1: d'_i(j) = (i + j m) mod n). The row is copied to k->row in order (one streamed
    read), then gathered back along four independent index chains, so the wrap-around
-   compare of one chain does not stall the next element. */
+   compare of one chain does not stall the next element; meanwhile `next` (the next row,
+   or this one for the last) is prefetched into L2. */
 TPOSEI_FORCE_INLINE void tposei_ckg_stride_row(const tposei_ckg *k, unsigned char *r,
-                                               uint64_t base, uint64_t step, size_t esize)
+                                               const unsigned char *next, uint64_t base,
+                                               uint64_t step, size_t esize)
 {
     const uint64_t n = k->n, s2 = tposei_wrap(step + step, n), s4 = tposei_wrap(s2 + s2, n);
     uint64_t d0 = base, d1 = tposei_wrap(base + step, n), d2 = tposei_wrap(base + s2, n);
@@ -842,6 +844,7 @@ TPOSEI_FORCE_INLINE void tposei_ckg_stride_row(const tposei_ckg *k, unsigned cha
     const unsigned char *b = k->row;
     tposei_ip_copy(k->row, r, (size_t)(n * esize));
     for (; j + 4 <= n; j += 4) { /* d_t = (base + (j + t) step) mod n */
+        TPOSEI_IP_PREFETCH_L2(next + j * esize); /* the next row, for its copy */
         tposei_move(r + j * esize, b + d0 * esize, esize);
         tposei_move(r + (j + 1) * esize, b + d1 * esize, esize);
         tposei_move(r + (j + 2) * esize, b + d2 * esize, esize);
@@ -907,8 +910,9 @@ TPOSEI_FORCE_INLINE void tposei_ckg_c2r_shuffle(const tposei_ckg *k, uint64_t i,
 {
     if (k->c == 1) {
         const uint64_t im = tposei_mod(&k->div_n, i), nm = im ? k->n - im : 0; /* i(n-1) mod n */
-        tposei_ckg_stride_row(k, k->a + i * k->n * esize, tposei_mulmod(k->a_inv, nm, k->n),
-                              k->a_inv, esize);
+        unsigned char *r = k->a + i * k->n * esize;
+        tposei_ckg_stride_row(k, r, i + 1 < k->m ? r + k->n * esize : r,
+                              tposei_mulmod(k->a_inv, nm, k->n), k->a_inv, esize);
     } else {
         tposei_ckg_c2r_row(k, i, esize);
     }
@@ -916,9 +920,10 @@ TPOSEI_FORCE_INLINE void tposei_ckg_c2r_shuffle(const tposei_ckg *k, uint64_t i,
 
 TPOSEI_FORCE_INLINE void tposei_ckg_r2c_shuffle(const tposei_ckg *k, uint64_t i, size_t esize)
 {
+    unsigned char *r = k->a + i * k->n * esize;
     if (k->c == 1)
-        tposei_ckg_stride_row(k, k->a + i * k->n * esize, tposei_mod(&k->div_n, i), k->m_mod_n,
-                              esize);
+        tposei_ckg_stride_row(k, r, i + 1 < k->m ? r + k->n * esize : r, tposei_mod(&k->div_n, i),
+                              k->m_mod_n, esize);
     else
         tposei_ckg_r2c_row(k, i, esize);
 }
