@@ -319,6 +319,85 @@ static void tposei_ip_oop(unsigned char *dst, size_t dst_stride, const unsigned 
 }
 
 /* ======================================================================================== */
+// >>kernels-avx2
+/* ======================================================================================== */
+
+/* Square tile pairs swapped in registers: X (K x K at x) and Y (K x K at y) are both loaded,
+   both transposed, and X^T stored over Y, Y^T over X; with x == y the block is transposed in
+   place. Each element is loaded once and stored once, with no buffer pass. */
+#if TPOSEI_HAVE_AVX2
+
+/* 8 x 8 floats in eight rows: two unpacks, two shuffles and a 128-bit lane exchange. */
+TPOSEI_AVX2_INLINE void tposei_ip_u32_8x8_net(__m256 *r)
+{
+    __m256 t[8], s[8];
+    int k;
+    for (k = 0; k < 8; k += 2) {
+        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);     /* a0 b0 a1 b1 | a4 b4 a5 b5 */
+        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]); /* a2 b2 a3 b3 | a6 b6 a7 b7 */
+    }
+    for (k = 0; k < 8; k += 4) {
+        s[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);         /* a0 b0 c0 d0 | a4 .. d4 */
+        s[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xEE);     /* a1 b1 c1 d1 | a5 .. d5 */
+        s[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44); /* a2 .. d2 | a6 .. d6 */
+        s[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE); /* a3 .. d3 | a7 .. d7 */
+    }
+    for (k = 0; k < 4; k++) {
+        r[k] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);     /* a_k .. h_k */
+        r[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31); /* a_k+4 .. h_k+4 */
+    }
+}
+
+static TPOSEI_AVX2_FN void tposei_ip_u32_8x8_swap_avx2(unsigned char *x, unsigned char *y,
+                                                       size_t st)
+{
+    __m256 a[8], b[8];
+    int k;
+    for (k = 0; k < 8; k++) {
+        a[k] = _mm256_loadu_ps((const float *)(const void *)(x + k * st));
+        b[k] = _mm256_loadu_ps((const float *)(const void *)(y + k * st));
+    }
+    tposei_ip_u32_8x8_net(a);
+    tposei_ip_u32_8x8_net(b);
+    for (k = 0; k < 8; k++) {
+        _mm256_storeu_ps((float *)(void *)(y + k * st), a[k]);
+        _mm256_storeu_ps((float *)(void *)(x + k * st), b[k]);
+    }
+}
+
+/* 4 x 4 doubles: unpacks pair rows (a0 b0 | a2 b2), a lane exchange finishes. */
+TPOSEI_AVX2_INLINE void tposei_ip_u64_4x4_net(__m256d *r)
+{
+    const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]); /* a0 b0 | a2 b2 */
+    const __m256d t1 = _mm256_unpackhi_pd(r[0], r[1]); /* a1 b1 | a3 b3 */
+    const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]); /* c0 d0 | c2 d2 */
+    const __m256d t3 = _mm256_unpackhi_pd(r[2], r[3]); /* c1 d1 | c3 d3 */
+    r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);       /* a0 b0 c0 d0 */
+    r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);       /* a1 b1 c1 d1 */
+    r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);       /* a2 b2 c2 d2 */
+    r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);       /* a3 b3 c3 d3 */
+}
+
+static TPOSEI_AVX2_FN void tposei_ip_u64_4x4_swap_avx2(unsigned char *x, unsigned char *y,
+                                                       size_t st)
+{
+    __m256d a[4], b[4];
+    int k;
+    for (k = 0; k < 4; k++) {
+        a[k] = _mm256_loadu_pd((const double *)(const void *)(x + k * st));
+        b[k] = _mm256_loadu_pd((const double *)(const void *)(y + k * st));
+    }
+    tposei_ip_u64_4x4_net(a);
+    tposei_ip_u64_4x4_net(b);
+    for (k = 0; k < 4; k++) {
+        _mm256_storeu_pd((double *)(void *)(y + k * st), a[k]);
+        _mm256_storeu_pd((double *)(void *)(x + k * st), b[k]);
+    }
+}
+
+#endif /* TPOSEI_HAVE_AVX2 */
+
+/* ======================================================================================== */
 // >>drivers
 /* ======================================================================================== */
 
@@ -471,12 +550,64 @@ static void tposei_ip_swap_any(unsigned char *x, unsigned char *y, size_t st, si
 
 /* One step: the diagonal tile through the buffer, or the pair X = (i, j), Y = (j, i): X^T
    to the buffer, Y^T straight into X's place, the buffer into Y's place. */
+/* The register tile-pair kernel for this element size, when the CPU has one and
+   tpose_kernel_limit allows AVX2; fn == NULL otherwise. */
+typedef void (*tposei_ip_swap_fn)(unsigned char *x, unsigned char *y, size_t st);
+typedef struct tposei_ip_swapper {
+    tposei_ip_swap_fn fn;
+    size_t k; /* its tile edge */
+} tposei_ip_swapper;
+
+static tposei_ip_swapper tposei_ip_swapper_pick(size_t esize)
+{
+    tposei_ip_swapper sw;
+    sw.fn = NULL;
+    sw.k = 0;
+#if TPOSEI_HAVE_AVX2
+    if ((esize == 4 || esize == 8) && tposei_cpu_has(TPOSEI_CPU_AVX2) &&
+        (tposei_kernel_ceiling == TPOSE_KERNEL_AUTO || tposei_kernel_ceiling >= TPOSE_KERNEL_AVX2)) {
+        sw.fn = esize == 4 ? tposei_ip_u32_8x8_swap_avx2 : tposei_ip_u64_4x4_swap_avx2;
+        sw.k = esize == 4 ? 8 : 4;
+    }
+#endif
+    return sw;
+}
+
+/* A tile pair through the register kernel in k x k blocks, row band by row band; the
+   edges (ti or tj not a multiple of k) element by element. On the diagonal (x == y) only
+   blocks on or above it, and one edge strip, whose mirror the swap covers. */
+static void tposei_ip_swap_simd(unsigned char *x, unsigned char *y, size_t st, size_t ti,
+                                size_t tj, size_t esize, const tposei_ip_swapper *sw)
+{
+    const size_t k = sw->k, tik = ti - ti % k, tjk = tj - tj % k;
+    const int diag = x == y;
+    size_t rb, cb;
+    for (rb = 0; rb < tik; rb += k)
+        for (cb = diag ? rb : 0; cb < tjk; cb += k)
+            sw->fn(x + rb * st + cb * esize, y + cb * st + rb * esize, st);
+    if (esize == 4) {
+        if (tjk < tj) tposei_ip_swap_block(x, y, st, 0, ti, tjk, tj, 4);
+        if (!diag && tik < ti) tposei_ip_swap_block(x, y, st, tik, ti, 0, tjk, 4);
+    } else {
+        if (tjk < tj) tposei_ip_swap_block(x, y, st, 0, ti, tjk, tj, 8);
+        if (!diag && tik < ti) tposei_ip_swap_block(x, y, st, tik, ti, 0, tjk, 8);
+    }
+}
+
+/* One step: the pair X = (i, j), Y = (j, i) swapped transposed (the diagonal tile when
+   i == j) through the register kernel, element by element for 8 and 16 bytes, or else
+   through the buffer: X^T to the buffer, Y^T straight into X's place, the buffer into Y's. */
 static void tposei_ip_square_step(unsigned char *a, size_t st, size_t esize, size_t n, size_t t,
-                                  size_t i, size_t j, unsigned char *buf)
+                                  size_t i, size_t j, unsigned char *buf,
+                                  const tposei_ip_swapper *sw)
 {
     const size_t ti = tposei_min(t, n - i), tj = tposei_min(t, n - j);
     unsigned char *x = a + i * st + j * esize; /* ti x tj */
     unsigned char *y = a + j * st + i * esize; /* tj x ti */
+    if (sw->fn) {
+        tposei_ip_swap_simd(x, y, st, ti, tj, esize, sw);
+        return;
+    }
     if (tposei_ip_swaps(esize)) {
         tposei_ip_swap_any(x, y, st, ti, tj, esize);
         return;
@@ -491,7 +622,9 @@ static void tposei_ip_square_step(unsigned char *a, size_t st, size_t esize, siz
 static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize)
 {
     unsigned char buf[TPOSEI_IP_TILE_BYTES];
-    const size_t t = tposei_ip_swaps(esize) ? TPOSEI_IP_SWAP_BYTES / esize : tposei_ip_tile_edge(esize);
+    const tposei_ip_swapper sw = tposei_ip_swapper_pick(esize);
+    const size_t t = sw.fn || tposei_ip_swaps(esize) ? TPOSEI_IP_SWAP_BYTES / esize
+                                                     : tposei_ip_tile_edge(esize);
     const size_t st = ld * esize;
     tposei_ip_walk cur, next;
     if (esize > TPOSEI_IP_TILE_BYTES) {
@@ -512,7 +645,7 @@ static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize
             if (next.i != next.j)
                 tposei_ip_prefetch_block(a + next.j * st + next.i * esize, st, tj, ti * esize);
         }
-        tposei_ip_square_step(a, st, esize, n, t, cur.i, cur.j, buf);
+        tposei_ip_square_step(a, st, esize, n, t, cur.i, cur.j, buf, &sw);
         cur = next;
         tposei_ip_walk_next(&next);
     }
