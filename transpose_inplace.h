@@ -37,20 +37,24 @@
 
    | shape                               | algorithm                                          |
    |-------------------------------------|----------------------------------------------------|
-   | rows == cols                        | tile pairs (i,j) <-> (j,i) through an L1 buffer    |
-   |                                     | with the AUTO out-of-place kernel                  |
+   | rows == cols                        | tile pairs (i,j) <-> (j,i) swapped in AVX2         |
+   |                                     | registers (4, 8 bytes), element by element (8, 16  |
+   |                                     | without AVX2), else through an L1 buffer with AUTO |
    | min(rows, cols) <= 32 (skinny)      | T x short blocks transposed in cache, then the     |
    |                                     | chunk grid transposed by cycle following           |
    | gcd(rows, cols) * esize >= 64       | gcd x gcd tiles transposed in place, then chunks   |
    |                                     | of gcd elements permuted by cycle following        |
    | otherwise                           | Catanzaro-Keller-Garland C2R (tall) / R2C (wide):  |
-   |                                     | column rotations, row shuffles, row permutation    |
+   |                                     | row shuffles (strided when coprime), rotations on  |
+   |                                     | 1 KiB column groups: fine part in 8x8 tiles, coarse|
+   |                                     | part fused into the sub-row permutation            |
    | no workspace                        | cycle following with a leader test, whole chunks   |
    |                                     | (cache lines or more) where the shape allows       |
 
    SECTIONS (grep for the marker)
-       >>config >>portability >>kernels-scalar >>drivers >>api
-   (no >>cpu or >>table: the tile kernels and their dispatch are transpose.h's)
+       >>config >>portability >>kernels-scalar >>kernels-avx2 >>drivers >>api
+   (no >>cpu or >>table: CPU detection and the tile kernels are transpose.h's; the square
+   path asks tposei_cpu_has for AVX2 and honours tpose_kernel_limit)
 
    License: MIT, at the end of transpose.h.
 */
@@ -565,7 +569,8 @@ static tposei_ip_swapper tposei_ip_swapper_pick(size_t esize)
     sw.k = 0;
 #if TPOSEI_HAVE_AVX2
     if ((esize == 4 || esize == 8) && tposei_cpu_has(TPOSEI_CPU_AVX2) &&
-        (tposei_kernel_ceiling == TPOSE_KERNEL_AUTO || tposei_kernel_ceiling >= TPOSE_KERNEL_AVX2)) {
+        (tposei_kernel_ceiling == TPOSE_KERNEL_AUTO ||
+         tposei_kernel_ceiling >= TPOSE_KERNEL_AVX2)) {
         sw.fn = esize == 4 ? tposei_ip_u32_8x8_swap_avx2 : tposei_ip_u64_4x4_swap_avx2;
         sw.k = esize == 4 ? 8 : 4;
     }
@@ -576,8 +581,8 @@ static tposei_ip_swapper tposei_ip_swapper_pick(size_t esize)
 /* A tile pair through the register kernel in k x k blocks, row band by row band; the
    edges (ti or tj not a multiple of k) element by element. On the diagonal (x == y) only
    blocks on or above it, and one edge strip, whose mirror the swap covers. */
-static void tposei_ip_swap_simd(unsigned char *x, unsigned char *y, size_t st, size_t ti,
-                                size_t tj, size_t esize, const tposei_ip_swapper *sw)
+static void tposei_ip_swap_simd(unsigned char *x, unsigned char *y, size_t st, size_t ti, size_t tj,
+                                size_t esize, const tposei_ip_swapper *sw)
 {
     const size_t k = sw->k, tik = ti - ti % k, tjk = tj - tj % k;
     const int diag = x == y;
@@ -623,8 +628,8 @@ static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize
 {
     unsigned char buf[TPOSEI_IP_TILE_BYTES];
     const tposei_ip_swapper sw = tposei_ip_swapper_pick(esize);
-    const size_t t = sw.fn || tposei_ip_swaps(esize) ? TPOSEI_IP_SWAP_BYTES / esize
-                                                     : tposei_ip_tile_edge(esize);
+    const size_t t =
+        sw.fn || tposei_ip_swaps(esize) ? TPOSEI_IP_SWAP_BYTES / esize : tposei_ip_tile_edge(esize);
     const size_t st = ld * esize;
     tposei_ip_walk cur, next;
     if (esize > TPOSEI_IP_TILE_BYTES) {
@@ -697,17 +702,9 @@ static int tposei_perm_leads(const tposei_perm *p, uint64_t y)
 #define TPOSEI_IP_AHEAD        6
 #define TPOSEI_IP_PREFETCH_MAX 1024
 
-#ifndef TPOSEI_IP_AHEAD_BIG
-#define TPOSEI_IP_AHEAD_BIG 1
-#endif
-
 static void tposei_ip_prefetch_chunk(const unsigned char *p, size_t bytes)
 {
     size_t o;
-    if (bytes > TPOSEI_IP_PREFETCH_MAX) {
-        for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_IP_PREFETCH_L2(p + o);
-        return;
-    }
     for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_PREFETCH(p + o);
 }
 
@@ -720,9 +717,9 @@ static void tposei_ip_cycle(unsigned char *base, size_t chunk, size_t off, size_
                             unsigned char *seen)
 {
     uint64_t pos = start, src = tposei_perm_src(p, start), ahead = src;
-    int k, steps = len > TPOSEI_IP_PREFETCH_MAX ? TPOSEI_IP_AHEAD_BIG : TPOSEI_IP_AHEAD;
-    if (steps == 0) ahead = start; /* no prefetching */
-    for (k = 0; k < steps && ahead != start; k++) {
+    int k;
+    if (len > TPOSEI_IP_PREFETCH_MAX) ahead = start; /* no prefetching */
+    for (k = 0; k < TPOSEI_IP_AHEAD && ahead != start; k++) {
         tposei_ip_prefetch_chunk(base + ahead * chunk + off, len);
         ahead = tposei_perm_src(p, ahead);
     }
@@ -811,12 +808,9 @@ static uint64_t tposei_ip_skinny_t(uint64_t big, size_t esize)
     return t < big ? t : big; /* a short matrix is one block */
 }
 
-
 /* Group width in elements for this element size: TPOSEI_CKG_GROUP_BYTES, at most
    TPOSEI_CKG_GROUP columns (the wrap-around save is width^2 elements), at least one. */
-#ifndef TPOSEI_CKG_GROUP
 #define TPOSEI_CKG_GROUP 128
-#endif
 #define TPOSEI_CKG_GROUP_BYTES 1024
 
 static size_t tposei_ckg_width(size_t esize)
@@ -826,7 +820,7 @@ static size_t tposei_ckg_width(size_t esize)
 }
 
 /* Fills parts for the path; 0 on overflow. Parts: skinny {block, tail, bitmap},
-   gcd {carry, bitmap}, ckg {panel, table, row, bitmap}. */
+   gcd {carry, bitmap}, ckg {wrap-around rows of a group, table, row, bitmap}. */
 static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
 {
     const size_t big = (size_t)pl->big, small = (size_t)pl->small;
@@ -849,7 +843,7 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
         return 1;
     case TPOSEI_IP_CKG:
         w = tposei_min(tposei_ckg_width(esize), small); /* group: w x w wrap-around */
-        pl->part[3] = (big + 7) / 8;                     /* visited rows */
+        pl->part[3] = (big + 7) / 8;                    /* visited rows */
         return tposei_ip_mul_add(w * w, esize, 0, &pl->part[0]) &&
                tposei_ip_mul_add(big, sizeof(uint64_t), 0, &pl->part[1]) &&
                tposei_ip_mul_add(small, esize, 0, &pl->part[2]);
@@ -1049,7 +1043,7 @@ TPOSEI_FORCE_INLINE void tposei_ckg_stride_row(const tposei_ckg *k, unsigned cha
     uint64_t d3 = tposei_wrap(d2 + step, n), j = 0;
     const unsigned char *b = k->row;
     tposei_ip_copy(k->row, r, (size_t)(n * esize));
-    for (; j + 4 <= n; j += 4) { /* d_t = (base + (j + t) step) mod n */
+    for (; j + 4 <= n; j += 4) {                 /* d_t = (base + (j + t) step) mod n */
         TPOSEI_IP_PREFETCH_L2(next + j * esize); /* the next row, for its copy */
         tposei_move(r + j * esize, b + d0 * esize, esize);
         tposei_move(r + (j + 1) * esize, b + d1 * esize, esize);
@@ -1060,7 +1054,8 @@ TPOSEI_FORCE_INLINE void tposei_ckg_stride_row(const tposei_ckg *k, unsigned cha
         d2 = tposei_wrap(d2 + s4, n);
         d3 = tposei_wrap(d3 + s4, n);
     }
-    for (; j < n; j++, d0 = tposei_wrap(d0 + step, n)) tposei_move(r + j * esize, b + d0 * esize, esize);
+    for (; j < n; j++, d0 = tposei_wrap(d0 + step, n))
+        tposei_move(r + j * esize, b + d0 * esize, esize);
 }
 
 /* Row shuffle of C2R, gather form (eq. 31): row i becomes A[i][d'^-1_i(j)] with
@@ -1160,15 +1155,15 @@ static uint64_t tposei_ckg_amount(const tposei_ckg *k, tposei_ckg_pass pass, uin
 
 /* One group: columns j0 .. j0 + w - 1 of the tall working matrix. */
 typedef struct tposei_ckg_group {
-    unsigned char *col; /* row 0, column j0 */
-    size_t st, w;       /* row stride and group width in bytes / elements */
-    size_t z;           /* columns below z have fine(j) = 0 and stay put */
-    uint64_t c0, fmax;  /* coarse amount, largest fine amount */
+    unsigned char *col;          /* row 0, column j0 */
+    size_t st, w;                /* row stride and group width in bytes / elements */
+    size_t z;                    /* columns below z have fine(j) = 0 and stay put */
+    uint64_t c0, fmax;           /* coarse amount, largest fine amount */
     size_t fo[TPOSEI_CKG_GROUP]; /* fine(j) * row stride, bytes */
 } tposei_ckg_group;
 
-static void tposei_ckg_group_make(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j0,
-                                  size_t w, tposei_ckg_group *g)
+static void tposei_ckg_group_make(const tposei_ckg *k, tposei_ckg_pass pass, uint64_t j0, size_t w,
+                                  tposei_ckg_group *g)
 {
     size_t jj;
     g->col = k->a + j0 * k->esize;
@@ -1199,12 +1194,8 @@ static void tposei_ckg_prefetch_sub(const unsigned char *p, size_t bytes)
    fine pass 1.45 -> 1.2 memcpy times; 8 x 8 beat 16 x 16, 32 x 8 and 8 x 32). A
    column's rows are still produced in order, which is all its rotation needs: the columns
    are independent. */
-#ifndef TPOSEI_CKG_TILE_R
 #define TPOSEI_CKG_TILE_R 8
-#endif
-#ifndef TPOSEI_CKG_TILE_C
 #define TPOSEI_CKG_TILE_C 8
-#endif
 
 /* Output rows [i0, i1) of the group from rows i + fine(j) (up) or i - fine(j) (down), all
    inside the matrix; down walks the rows backwards. */
@@ -1216,7 +1207,8 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_rows(const tposei_ckg_group *g, size_t 
     for (ib = 0; ib < i1 - i0; ib += TPOSEI_CKG_TILE_R) {
         const size_t rows = tposei_min(TPOSEI_CKG_TILE_R, i1 - i0 - ib);
         for (r = 0; r < TPOSEI_CKG_TILE_R && ib + ahead + r < i1 - i0; r++) /* next band */
-            tposei_ckg_prefetch_sub(g->col + (down ? i1 - 1 - ib - ahead - r : i0 + ib + ahead + r) * st, gb);
+            tposei_ckg_prefetch_sub(
+                g->col + (down ? i1 - 1 - ib - ahead - r : i0 + ib + ahead + r) * st, gb);
         for (jb = g->z; jb < g->w; jb += TPOSEI_CKG_TILE_C) {
             const size_t je = tposei_min(jb + TPOSEI_CKG_TILE_C, g->w);
             for (r = 0; r < rows; r++) {
@@ -1261,11 +1253,12 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_down(const tposei_ckg *k, const tposei_
     size_t i, jj;
     tposei_ip_copy_rows(k->panel, gb, g->col + (m - fm) * st, st, fm, gb);
     tposei_ckg_fine_rows(g, fm, m, 1, esize); /* sources i - fine(j) >= 0 */
-    for (i = fm; i-- > 0;) { /* i - fine(j) < 0 wraps to row m + i - fine(j) */
+    for (i = fm; i-- > 0;) {                  /* i - fine(j) < 0 wraps to row m + i - fine(j) */
         unsigned char *d = g->col + i * st;
         for (jj = g->z; jj < g->w; jj++) {
             const size_t f = g->fo[jj] / st;
-            const unsigned char *from = i >= f ? g->col + (i - f) * st : k->panel + (fm + i - f) * gb;
+            const unsigned char *from =
+                i >= f ? g->col + (i - f) * st : k->panel + (fm + i - f) * gb;
             tposei_move(d + jj * esize, from + jj * esize, esize);
         }
     }
