@@ -567,6 +567,7 @@ static tposei_ip_swapper tposei_ip_swapper_pick(size_t esize)
     tposei_ip_swapper sw;
     sw.fn = NULL;
     sw.k = 0;
+    (void)esize; /* without AVX2 (TPOSE_NO_SIMD, other ISAs) there is no choice */
 #if TPOSEI_HAVE_AVX2
     if ((esize == 4 || esize == 8) && tposei_cpu_has(TPOSEI_CPU_AVX2) &&
         (tposei_kernel_ceiling == TPOSE_KERNEL_AUTO ||
