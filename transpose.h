@@ -8,9 +8,10 @@
    ships beside this header.
 
    Embedded / copy-paste use: `#define TPOSE_STATIC` before the include makes every function
-   `static` in that translation unit and pulls in the implementation there; no other file is
-   needed. The first include in a translation unit fixes the mode; a later include that asks
-   for the other one is an #error.
+   `static` in that translation unit and pulls in the implementation there; copy
+   transpose_simd.h beside it (the x86 kernels, included from here) or define TPOSE_NO_SIMD,
+   and no other file is needed. The first include in a translation unit fixes the mode; a
+   later include that asks for the other one is an #error.
 
    CONFIGURATION (define before the include; the same in every file of one program)
 
@@ -41,6 +42,9 @@
        AUTO's choices (testing, benchmarking, or pinning a portable path).
    tpose_status_str(status)
        A static string for a status code.
+   tpose_padded_ld(cols, esize)
+       A leading dimension >= cols whose rows are an odd number of 64-byte lines: allocate
+       with it (and 64-byte alignment) to avoid the cache aliasing of power-of-two strides.
 
    KERNELS (portable ones run everywhere)
 
@@ -51,13 +55,27 @@
    | prefetch  | any                 | blocked + software prefetch of the next source block    |
    | swar      | 1, 2, 4 (any: as    | 8x8 u8, 4x4 u16 or 2x2 u32 tiles in uint64_t registers   |
    |           | prefetch otherwise) | by masked shifts, inside prefetched cache blocks        |
-   | sse2...   | -                   | SIMD ids exist and report unsupported in this release   |
+   | sse2      | 1, 2, 4, 8, 16      | 16x16 u8 ... 2x2 u64 unpack networks; 16-byte moves     |
+   | avx2      | 1, 2, 4, 8, 16      | the article's 32x32 u8 shuffle/blend network; 16x16 u16 |
+   |           |                     | ... 2x2 u128 with two rows per vector                   |
+   | avx2-     | 1, 2, 4, 8, 16      | avx2 tiles into an L1 buffer, whole destination lines   |
+   |  stream   |                     | written non-temporally (edges stored normally)          |
+   | avx512    | 1, 2, 4, 8, 16      | 64x64 u8 ... 4x4 u128, four rows per vector; skinny     |
+   |           |                     | shapes (a side <= 16) by VBMI byte permutes             |
+   | avx512-   | 1, 2, 4, 8, 16      | avx512 with non-temporal stores of whole lines, straight|
+   |  stream   |                     | from registers when destination rows are line-aligned   |
+   | neon      | -                   | reported unsupported (no kernels yet)                   |
 
-   AUTO picks swar for 1, 2 and 4-byte elements and prefetch otherwise (measured, see
-   README.md), never later in the enum than the tpose_kernel_limit() ceiling.
+   The x86 kernels live in transpose_simd.h, compiled with __attribute__((target)) (no -m
+   flags needed) and dispatched by CPUID/XGETBV once per process. AUTO picks, per element
+   size, avx512 (else avx2, sse2) for matrices up to 1 MiB, the streaming kernels above;
+   then swar for 1, 2 and 4-byte elements and prefetch (blocked in cache) for others
+   (measured, see README.md), never later in the enum than the tpose_kernel_limit() ceiling.
 
    SECTIONS (grep for the marker)
-       >>config >>portability >>cpu >>kernels-scalar >>table >>drivers >>api
+       >>config >>portability >>cpu >>kernels-scalar >>drivers >>table >>api
+       transpose_simd.h: >>cpu >>kernels-sse2 >>kernels-avx2 >>kernels-avx512 >>drivers
+       >>table
 
    License: MIT, at the end of this file.
 */
@@ -169,6 +187,15 @@ TPOSE_API tpose_kernel tpose_kernel_auto(size_t rows, size_t cols, size_t esize)
 /* A short static name ("naive", "avx2-stream"); "unknown" for ids outside the enum. */
 TPOSE_API const char *tpose_kernel_name(tpose_kernel kernel);
 
+/* A leading dimension for a matrix of `cols` elements of `esize` bytes per row that avoids
+   cache aliasing (reference 004, "Dealing with cache aliasing"): the smallest ld >= cols
+   whose rows are an odd number of 64-byte lines, so consecutive rows fall into different
+   cache sets at every level. Pair it with 64-byte aligned allocations. When esize is a
+   multiple of 128 no such ld exists: it returns cols rounded up to whole lines. Returns 0
+   for cols or esize 0, or when the result would overflow size_t (in bytes).
+   Thread safety: pure. */
+TPOSE_API size_t tpose_padded_ld(size_t cols, size_t esize);
+
 /* AUTO picks nothing later in the enum than `best`; TPOSE_KERNEL_AUTO lifts the limit.
    Thread safety: a process-wide setting (per translation unit under TPOSE_STATIC); set it
    before other threads transpose. */
@@ -242,6 +269,26 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best);
 
 #define TPOSEI_CACHE_LINE 64
 
+/* SIMD availability, decided here and nowhere else: 1 when this compiler can build the
+   kernels of that ISA for this target (whether the CPU runs them is asked at run time).
+   x86-64 with GCC or Clang: SSE2 is the baseline, AVX2 and AVX-512 are compiled with
+   __attribute__((target)) and dispatched through CPUID. NEON has no kernels yet. */
+#if !defined(TPOSE_NO_SIMD) && defined(__x86_64__) &&                                      \
+    ((defined(__clang__) && __clang_major__ >= 6) || (!defined(__clang__) && __GNUC__ >= 7))
+#define TPOSEI_HAVE_SSE2 1
+#define TPOSEI_HAVE_AVX2 1
+#define TPOSEI_HAVE_AVX512 1
+#else
+#define TPOSEI_HAVE_SSE2 0
+#define TPOSEI_HAVE_AVX2 0
+#define TPOSEI_HAVE_AVX512 0
+#endif
+#if !defined(TPOSE_NO_SIMD) && (defined(__aarch64__) || defined(__ARM_NEON))
+#define TPOSEI_HAVE_NEON 1
+#else
+#define TPOSEI_HAVE_NEON 0
+#endif
+
 #ifndef TPOSE_PREFETCH_DIST
 #define TPOSE_PREFETCH_DIST 1 /* blocks ahead that the prefetching kernels fetch */
 #endif
@@ -255,6 +302,14 @@ static inline void tposei_copy_bytes(unsigned char *dst, const unsigned char *sr
 }
 
 TPOSEI_FORCE_INLINE size_t tposei_min(size_t a, size_t b) { return a < b ? a : b; }
+
+/* *out = a * b, or 0 on overflow. */
+TPOSEI_FORCE_INLINE int tposei_mul(size_t a, size_t b, size_t *out)
+{
+    if (b != 0 && a > (size_t)-1 / b) return 0;
+    *out = a * b;
+    return 1;
+}
 
 /* 1 on a little-endian host. A constant after optimisation; a run-time test otherwise, so
    the SWAR masks are right on any byte order without a configuration macro. */
@@ -608,6 +663,16 @@ static tposei_run_fn tposei_none_pick(size_t esize)
     return NULL;
 }
 
+#if TPOSEI_HAVE_SSE2
+#include "transpose_simd.h" /* >>cpu, x86 kernels and drivers, tposei_*_pick */
+#else
+#define tposei_sse2_pick tposei_none_pick
+#define tposei_avx2_pick tposei_none_pick
+#define tposei_avx2_stream_pick tposei_none_pick
+#define tposei_avx512_pick tposei_none_pick
+#define tposei_avx512_stream_pick tposei_none_pick
+#endif
+
 typedef tposei_run_fn (*tposei_pick_fn)(size_t esize);
 
 typedef struct tposei_kernel_entry {
@@ -621,19 +686,31 @@ static const tposei_kernel_entry tposei_kernel_table[TPOSE_KERNEL_COUNT] = {
     {"blocked", tposei_blocked_pick},
     {"prefetch", tposei_prefetch_pick},
     {"swar", tposei_swar_pick},
-    {"sse2", tposei_none_pick},
-    {"avx2", tposei_none_pick},
-    {"avx2-stream", tposei_none_pick},
-    {"avx512", tposei_none_pick},
-    {"avx512-stream", tposei_none_pick},
+    {"sse2", tposei_sse2_pick},
+    {"avx2", tposei_avx2_pick},
+    {"avx2-stream", tposei_avx2_stream_pick},
+    {"avx512", tposei_avx512_pick},
+    {"avx512-stream", tposei_avx512_stream_pick},
     {"neon", tposei_none_pick},
 };
 
-/* AUTO's preference, best first, by element size and size class; measured with tpose-bench
-   on the reference machine (README.md). SWAR tiles win for 1, 2 and 4 bytes at every size;
-   for wider elements prefetching pays only out of cache: in cache (a matrix of at most
-   256 KiB) plain blocks are 20% faster. */
-static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
+/* Destination bytes above which AUTO prefers the streaming kernels: the matrix no longer
+   stays in this core's L2, so its destination lines would be evicted anyway and their reads
+   for ownership are pure cost (measured, README.md: at 1 MiB from memory the streaming
+   kernel runs at 0.87x memcpy and the plain one at 0.40x; hot in cache it is the reverse). */
+#define TPOSEI_STREAM_ABOVE ((size_t)1 << 20)
+
+/* 1 when AUTO may pick `k` under the current ceiling and the table has it for `esize`. */
+static int tposei_auto_allowed(tpose_kernel k, size_t esize)
+{
+    const int allowed = tposei_kernel_ceiling == TPOSE_KERNEL_AUTO || k <= tposei_kernel_ceiling;
+    return allowed && tposei_kernel_table[k].pick(esize) != NULL;
+}
+
+/* The portable kernels' order: SWAR tiles win for 1, 2 and 4 bytes at every size; for wider
+   elements prefetching pays only out of cache: in cache (a matrix of at most 256 KiB) plain
+   blocks are 20% faster. */
+static tpose_kernel tposei_auto_portable(size_t rows, size_t cols, size_t esize)
 {
     static const tpose_kernel narrow[] = {TPOSE_KERNEL_SWAR, TPOSE_KERNEL_PREFETCH,
                                           TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
@@ -641,19 +718,38 @@ static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
                                         TPOSE_KERNEL_NAIVE};
     static const tpose_kernel wide_in_cache[] = {TPOSE_KERNEL_BLOCKED, TPOSE_KERNEL_NAIVE};
     const int is_narrow = esize == 1 || esize == 2 || esize == 4;
-    const int in_cache = esize && cols && rows <= ((size_t)256 << 10) / esize / cols;
+    const int in_cache = rows <= ((size_t)256 << 10) / esize / cols;
     const tpose_kernel *order = is_narrow ? narrow : in_cache ? wide_in_cache : wide;
     const size_t count = is_narrow  ? sizeof narrow / sizeof *narrow
                          : in_cache ? sizeof wide_in_cache / sizeof *wide_in_cache
                                     : sizeof wide / sizeof *wide;
     size_t i;
-    if (esize == 0 || rows == 0 || cols == 0) return TPOSE_KERNEL_NAIVE;
-    for (i = 0; i < count; i++) {
-        const int allowed = tposei_kernel_ceiling == TPOSE_KERNEL_AUTO ||
-                            order[i] <= tposei_kernel_ceiling;
-        if (allowed && tposei_kernel_table[order[i]].pick(esize)) return order[i];
-    }
+    for (i = 0; i < count; i++)
+        if (tposei_auto_allowed(order[i], esize)) return order[i];
     return TPOSE_KERNEL_NAIVE;
+}
+
+/* AUTO's preference, best first, by element size and size class; measured with tpose-bench
+   on the reference machine (README.md). The SIMD kernels come first for the element sizes
+   they support (1, 2, 4, 8, 16; the table returns NULL for others and on CPUs without them):
+   streaming above TPOSEI_STREAM_ABOVE, in place below; then the portable order. */
+static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
+{
+    static const tpose_kernel small[] = {TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
+                                         TPOSE_KERNEL_SSE2};
+    static const tpose_kernel large[] = {TPOSE_KERNEL_AVX512_STREAM, TPOSE_KERNEL_AVX2_STREAM,
+                                         TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
+                                         TPOSE_KERNEL_SSE2};
+    size_t i, bytes;
+    int big;
+    if (esize == 0 || rows == 0 || cols == 0) return TPOSE_KERNEL_NAIVE;
+    big = !tposei_mul(rows, cols, &bytes) || !tposei_mul(bytes, esize, &bytes) ||
+          bytes > TPOSEI_STREAM_ABOVE;
+    for (i = 0; big && i < sizeof large / sizeof *large; i++)
+        if (tposei_auto_allowed(large[i], esize)) return large[i];
+    for (i = 0; !big && i < sizeof small / sizeof *small; i++)
+        if (tposei_auto_allowed(small[i], esize)) return small[i];
+    return tposei_auto_portable(rows, cols, esize);
 }
 
 /* The entry point AUTO runs for this shape and element size: for internal callers (the
@@ -666,14 +762,6 @@ static tposei_run_fn tposei_auto_run(size_t rows, size_t cols, size_t esize)
 /* ======================================================================================== */
 // >>api
 /* ======================================================================================== */
-
-/* *out = a * b, or 0 on overflow. */
-TPOSEI_FORCE_INLINE int tposei_mul(size_t a, size_t b, size_t *out)
-{
-    if (b != 0 && a > (size_t)-1 / b) return 0;
-    *out = a * b;
-    return 1;
-}
 
 /* Bytes from the first to one past the last element of a rows x cols matrix with leading
    dimension ld: ((rows - 1) * ld + cols) * esize. 0 on overflow. */
@@ -752,6 +840,18 @@ TPOSE_API int tpose_kernel_supported(tpose_kernel kernel, size_t esize)
 TPOSE_API tpose_kernel tpose_kernel_auto(size_t rows, size_t cols, size_t esize)
 {
     return tposei_auto_choice(rows, cols, esize);
+}
+
+TPOSE_API size_t tpose_padded_ld(size_t cols, size_t esize)
+{
+    size_t g = TPOSEI_CACHE_LINE, step, ld, bytes;
+    while (esize % g) g /= 2; /* gcd(esize, 64): 64 is a power of two */
+    step = TPOSEI_CACHE_LINE / g; /* elements per whole-line step of ld */
+    if (cols == 0 || esize == 0 || cols > (size_t)-1 - 2 * step) return 0;
+    ld = (cols + step - 1) / step * step;
+    if (!tposei_mul(ld, esize, &bytes)) return 0;
+    if ((bytes / TPOSEI_CACHE_LINE) % 2 == 0 && (esize / g) % 2 == 1) ld += step;
+    return tposei_mul(ld, esize, &bytes) ? ld : 0;
 }
 
 TPOSE_API void tpose_kernel_limit(tpose_kernel best)

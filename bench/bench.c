@@ -10,7 +10,8 @@
    tpose-bench                         default sweep: esize 1, 2, 4, 8 from cache-resident
                                        to >= 256 MiB
    tpose-bench -r 8256 -c 8256 -e 1    one shape (-c defaults to -r)
-   options: -e ESIZE[,ESIZE...]  -k KERNEL[,KERNEL...] (names as tpose_kernel_name, or auto)
+   options: -e ESIZE[,ESIZE...]  -k KERNEL[,KERNEL...] (names as tpose_kernel_name, auto, or
+            peers: the other libraries built in with the Meson option `peers`)
             -n REPS (default 5)  -m MIB moved per measurement (default 1024; 0 = one pair,
             cache-resident)  -h */
 #include "bench_common.h"
@@ -18,6 +19,7 @@
 
 #define TPOSE_IMPLEMENTATION
 #include "transpose.h"
+#include "bench_peers.h"
 
 #define MAX_LIST 16
 
@@ -27,6 +29,7 @@ typedef struct options {
     int n_esizes;
     int kernels[TPOSE_KERNEL_COUNT]; /* 1 = selected */
     int any_kernel_selected;
+    int peers; /* -k peers: the other libraries too (all of them run when no -k is given) */
     int reps;
     size_t pool_mib;
     int pool_set;
@@ -98,6 +101,7 @@ static void run_shape(const options *o, size_t rows, size_t cols, size_t esize)
         ctx.kernel = (tpose_kernel)k;
         run_kernel(&pool, &ctx, o->reps);
     }
+    if (!o->any_kernel_selected || o->peers) peers_run_all(&pool, rows, cols, esize, o->reps);
     tb_pool_free(&pool);
 }
 
@@ -120,6 +124,10 @@ static int parse_kernels(options *o, char *list)
     char *name = strtok(list, ",");
     for (; name; name = strtok(NULL, ",")) {
         int k, found = 0;
+        if (strcmp(name, "peers") == 0) {
+            o->peers = found = 1;
+            continue;
+        }
         for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
             if (strcmp(name, tpose_kernel_name((tpose_kernel)k)) == 0) {
                 o->kernels[k] = found = 1;

@@ -149,8 +149,30 @@ static void kernel_limit(void)
     TT_CHECK(tpose_kernel_auto(100, 100, 0) == TPOSE_KERNEL_NAIVE, "esize 0");
 }
 
+/* tpose_padded_ld: the smallest ld >= cols whose rows are an odd number of whole lines. */
+static void padded_ld(void)
+{
+    static const size_t esizes[] = {1, 2, 3, 4, 8, 12, 16, 24, 64};
+    size_t e, cols;
+    for (e = 0; e < sizeof esizes / sizeof *esizes; e++)
+        for (cols = 1; cols < 300; cols++) {
+            const size_t es = esizes[e], ld = tpose_padded_ld(cols, es);
+            size_t smaller;
+            TT_CHECK(ld >= cols && ld * es % 64 == 0 && ld * es / 64 % 2 == 1,
+                     "padded_ld(%zu, %zu) = %zu", cols, es, ld);
+            for (smaller = cols; smaller < ld; smaller++)
+                TT_CHECK(smaller * es % 64 != 0 || smaller * es / 64 % 2 == 0,
+                         "padded_ld(%zu, %zu) = %zu but %zu fits", cols, es, ld, smaller);
+        }
+    TT_CHECK(tpose_padded_ld(4000, 1) == 4032, "the article's 4000 -> 4032");
+    TT_CHECK(tpose_padded_ld(0, 4) == 0 && tpose_padded_ld(4, 0) == 0, "zero arguments");
+    TT_CHECK(tpose_padded_ld((size_t)-1 / 2, 4) == 0, "overflow");
+    TT_CHECK(tpose_padded_ld(10, 128) == 10, "esize 128: rows are whole lines already");
+}
+
 int main(void)
 {
+    padded_ld();
     tt_fill_random(arena, BUF);
     bad_arguments();
     overlapping_buffers();

@@ -1,0 +1,163 @@
+/* test_simd.c - the x86 SIMD kernels of one ISA (argument: sse2, avx2, avx512 or vbmi; exit
+   77 when this CPU or build lacks it): every micro-kernel against its scalar twin one to one,
+   then the paths small shapes do not reach: skinny shapes (VBMI), destinations on cache lines
+   with whole-line strides (the direct non-temporal mode), and large blocked shapes, each
+   byte-exact against the reference with guard bytes around and between the rows. */
+#define TPOSE_IMPLEMENTATION
+#include "transpose.h"
+#include "tpose_test.h"
+
+#if TPOSEI_HAVE_SSE2
+
+/* A buffer whose byte `TT_PAD` is 64-byte aligned; `off` shifts the data from there. */
+typedef struct arena {
+    unsigned char *raw, *base;
+    size_t bytes;
+} arena;
+
+static void arena_make(arena *a, size_t bytes)
+{
+    a->raw = (unsigned char *)tt_alloc(bytes + 2 * TT_PAD + 64);
+    a->base = a->raw + (64 - (uintptr_t)a->raw % 64) % 64;
+    a->bytes = bytes + 2 * TT_PAD;
+}
+
+/* One micro-kernel and its twin on random tiles with random strides and offsets (offsets
+   and strides kept whole lines for the non-temporal kernels). */
+static void check_twins(int feature)
+{
+    size_t i;
+    for (i = 0; i < sizeof tposei_tile_table / sizeof *tposei_tile_table; i++) {
+        const tposei_tile_entry *t = &tposei_tile_table[i];
+        int round;
+        if (t->feature != feature) continue;
+        for (round = 0; round < 200; round++) {
+            const size_t row = t->tile * t->esize, align = t->nt ? 64 : 1;
+            const size_t ss = row + tt_rand_below(100), soff = tt_rand_below(64);
+            const size_t ds = (row + tt_rand_below(100) + align - 1) / align * align;
+            const size_t doff = t->nt ? 0 : tt_rand_below(64), dbytes = ds * t->tile + 64;
+            unsigned char *src = (unsigned char *)tt_alloc(ss * t->tile + 64);
+            arena want, got;
+            arena_make(&want, dbytes);
+            arena_make(&got, dbytes);
+            tt_fill_random(src, ss * t->tile + 64);
+            memset(want.base, TT_GUARD, want.bytes);
+            memset(got.base, TT_GUARD, got.bytes);
+            t->twin(want.base + TT_PAD + doff, ds, src + soff, ss);
+            t->kernel(got.base + TT_PAD + doff, ds, src + soff, ss);
+            tposei_stream_fence();
+            TT_CHECK(memcmp(want.base, got.base, want.bytes) == 0,
+                     "%s vs its twin: strides %zu/%zu offsets %zu/%zu", t->name, ss, ds, soff,
+                     doff);
+            free(src);
+            free(want.raw);
+            free(got.raw);
+        }
+    }
+}
+
+/* One shape through one kernel, destination at `doff` from a cache line. */
+static void check_shape(tpose_kernel k, size_t rows, size_t cols, size_t esize, size_t src_ld,
+                        size_t dst_ld, size_t soff, size_t doff)
+{
+    const size_t sbytes = ((rows - 1) * src_ld + cols) * esize + soff;
+    const size_t dbytes = ((cols - 1) * dst_ld + rows) * esize + doff;
+    unsigned char *src = (unsigned char *)tt_alloc(sbytes);
+    arena want, got;
+    tpose_status st;
+    arena_make(&want, dbytes);
+    arena_make(&got, dbytes);
+    tt_fill_random(src, sbytes);
+    memset(want.base, TT_GUARD, want.bytes);
+    memset(got.base, TT_GUARD, got.bytes);
+    tt_reference(want.base + TT_PAD + doff, dst_ld, src + soff, src_ld, rows, cols, esize);
+    st = tpose_matrix_with(k, got.base + TT_PAD + doff, dst_ld, src + soff, src_ld, rows, cols,
+                           esize);
+    TT_CHECK(st == TPOSE_OK, "%s returned %d", tpose_kernel_name(k), (int)st);
+    TT_CHECK(memcmp(want.base, got.base, want.bytes) == 0,
+             "%s %zux%zu esize %zu ld %zu/%zu offsets %zu/%zu", tpose_kernel_name(k), rows, cols,
+             esize, src_ld, dst_ld, soff, doff);
+    free(src);
+    free(want.raw);
+    free(got.raw);
+}
+
+static const size_t simd_esizes[] = {1, 2, 4, 8, 16};
+
+/* Skinny: every short side 1..17 in both orientations, dense and not, odd long sides. */
+static void check_skinny(tpose_kernel k)
+{
+    size_t e, s, v;
+    for (e = 0; e < 4; e++)
+        for (s = 1; s <= 17; s++)
+            for (v = 0; v < 4; v++) {
+                const size_t esize = simd_esizes[e], n = 4 * 64 / esize + 1 + 67 * v;
+                const size_t pad = v == 3, off = v == 2 ? 5 * esize : 0;
+                check_shape(k, n, s, esize, s + pad, n, off, off);     /* tall */
+                check_shape(k, s, n, esize, n, s + pad, off, 3 + off); /* wide */
+            }
+}
+
+/* Destinations on cache lines with strides of whole lines (direct non-temporal tiles), and
+   the same shapes one byte off (the buffered mode), crossing every band and block edge. */
+static void check_large(tpose_kernel k)
+{
+    static const size_t dims[][2] = {{1100, 300}, {300, 1100}, {1031, 1027}};
+    size_t e, d, m;
+    for (e = 0; e < 5; e++)
+        for (d = 0; d < 3; d++)
+            for (m = 0; m < 2; m++) {
+                const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
+                const size_t rows = dims[d][0] / esize + 17, cols = dims[d][1] / esize + 33;
+                const size_t dst_ld = (rows + line - 1) / line * line + line * (d == 2);
+                check_shape(k, rows, cols, esize, cols + 3 * d, dst_ld, d, m * esize);
+            }
+}
+
+static int isa_feature(const char *name, tpose_kernel *k)
+{
+    *k = TPOSE_KERNEL_AVX512_STREAM;
+    if (strcmp(name, "sse2") == 0) {
+        *k = TPOSE_KERNEL_SSE2;
+        return TPOSEI_CPU_SSE2;
+    }
+    if (strcmp(name, "avx2") == 0) {
+        *k = TPOSE_KERNEL_AVX2_STREAM;
+        return TPOSEI_CPU_AVX2;
+    }
+    if (strcmp(name, "avx512") == 0) return TPOSEI_CPU_AVX512;
+    if (strcmp(name, "vbmi") == 0) return TPOSEI_CPU_VBMI;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    tpose_kernel k;
+    const int feature = argc > 1 ? isa_feature(argv[1], &k) : -1;
+    if (feature < 0) {
+        fprintf(stderr, "usage: test_simd sse2|avx2|avx512|vbmi\n");
+        return 2;
+    }
+    if (!tposei_cpu_has(feature)) {
+        printf("test_simd %s: not on this CPU, skipped\n", argv[1]);
+        return TT_SKIP;
+    }
+    if (feature == TPOSEI_CPU_VBMI) {
+        check_skinny(TPOSE_KERNEL_AVX512);
+        check_skinny(TPOSE_KERNEL_AVX512_STREAM);
+        check_skinny(TPOSE_KERNEL_AUTO);
+    } else {
+        check_twins(feature);
+        check_large(k);
+        if (k != TPOSE_KERNEL_SSE2) check_large((tpose_kernel)(k - 1)); /* the in-cache mode */
+    }
+    return tt_finish(argv[1]);
+}
+
+#else
+int main(void)
+{
+    printf("test_simd: no x86 SIMD in this build, skipped\n");
+    return TT_SKIP;
+}
+#endif

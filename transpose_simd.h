@@ -1,0 +1,927 @@
+/* transpose_simd.h - the x86 SIMD kernels of transpose.h: SSE2, AVX2 and AVX-512 tiles, the
+   streaming and skinny-shape drivers, and CPUID/XGETBV detection. Part of the implementation:
+   transpose.h includes it inside its TPOSE_IMPLEMENTATION region unless TPOSE_NO_SIMD, and
+   only where TPOSEI_HAVE_SSE2 says the compiler can target x86-64. Do not include it yourself.
+
+   Kernels above SSE2 carry __attribute__((target(...))); the build never needs -mavx2, and
+   no instruction above SSE2 runs before CPUID and XGETBV said the CPU and the OS support it.
+
+   TILES (one micro-kernel per element size; the driver handles edges)
+   | element | sse2        | avx2               | avx512        |
+   |---------|-------------|--------------------|---------------|
+   | 1 byte  | u8_16x16    | u8_32x32 (article) | u8_64x64      |
+   | 2 bytes | u16_8x8     | u16_16x16          | u16_32x32     |
+   | 4 bytes | u32_4x4     | u32_8x8            | u32_16x16     |
+   | 8 bytes | u64_2x2     | u64_4x4            | u64_8x8       |
+   | 16      | 128-bit     | u128_2x2           | u128_4x4      |
+   |         | moves       |                    |               |
+
+   Apart from the article's AVX2 byte kernel, every tile is one network: a vector of L
+   128-bit lanes holds L source rows n = 16/esize apart (n elements of each), log2(n) stages
+   of unpack lo/hi transpose every lane's n x n block at once, and each result vector is then
+   one whole destination row of L * n elements.
+
+   SECTIONS: >>cpu >>kernels-sse2 >>kernels-avx2 >>kernels-avx512 >>drivers >>table
+*/
+#ifndef TPOSE_TRANSPOSE_SIMD_H
+#define TPOSE_TRANSPOSE_SIMD_H
+
+#if !defined(TPOSEI_IMPL_DONE) || !TPOSEI_HAVE_SSE2
+#error "transpose_simd.h is part of transpose.h's implementation; include transpose.h"
+#endif
+
+/* GCC before 13 warns (in C++, and in C under sanitizers) that the masked-off operand the
+   AVX-512 unpack and insert intrinsics take from _mm512_undefined_epi32() is (maybe) used
+   uninitialized (GCC bug 105593); that operand is never read. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+#include <cpuid.h>
+#include <immintrin.h>
+
+/* Full unrolling of the fixed-trip loops below (at most 32 iterations, constant after
+   inlining), so the row arrays live in registers; GCC 8+ and Clang both read this pragma. */
+#define TPOSEI_UNROLL _Pragma("GCC unroll 32")
+
+#define TPOSEI_AVX2_FN __attribute__((target("avx2")))
+#define TPOSEI_AVX512_FN __attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
+#define TPOSEI_VBMI_FN __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512vbmi")))
+#define TPOSEI_AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
+#define TPOSEI_AVX512_INLINE \
+    static inline __attribute__((always_inline, target("avx2,avx512f,avx512bw,avx512vl")))
+#define TPOSEI_VBMI_INLINE                                                                  \
+    static inline                                                                           \
+        __attribute__((always_inline, target("avx2,avx512f,avx512bw,avx512vl,avx512vbmi")))
+
+/* ======================================================================================== */
+// >>cpu
+/* ======================================================================================== */
+
+enum {
+    TPOSEI_CPU_KNOWN = 1,   /* detection ran (0 in the cache means: not yet) */
+    TPOSEI_CPU_SSE2 = 2,
+    TPOSEI_CPU_AVX2 = 4,    /* AVX2 and the OS saves YMM state */
+    TPOSEI_CPU_AVX512 = 8,  /* F, BW, VL and the OS saves ZMM and opmask state */
+    TPOSEI_CPU_VBMI = 16    /* AVX-512 VBMI byte permutes, on top of TPOSEI_CPU_AVX512 */
+};
+
+/* XCR0, the vector state the OS saves; only called once CPUID reported OSXSAVE. */
+static uint64_t tposei_xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* CPUID leaves 1 and 7 plus XCR0 (Intel SDM vol. 1, 13.3 and 15.2: YMM needs XCR0 bits 1-2,
+   ZMM and opmasks bits 5-7 too). */
+static int tposei_cpu_detect(void)
+{
+    unsigned a, b, c, d, b7 = 0, c7 = 0, max;
+    uint64_t xcr0 = 0;
+    int f = TPOSEI_CPU_KNOWN;
+    if (!__get_cpuid(0, &max, &b, &c, &d) || !__get_cpuid(1, &a, &b, &c, &d)) return f;
+    if (d & (1u << 26)) f |= TPOSEI_CPU_SSE2;
+    if ((c & (1u << 27)) && (c & (1u << 28))) xcr0 = tposei_xgetbv0(); /* OSXSAVE and AVX */
+    if (max >= 7) __cpuid_count(7, 0, a, b7, c7, d);
+    if ((xcr0 & 0x6) == 0x6 && (b7 & (1u << 5))) f |= TPOSEI_CPU_AVX2;
+    if ((f & TPOSEI_CPU_AVX2) && (xcr0 & 0xE6) == 0xE6 && (b7 & (1u << 16)) &&
+        (b7 & (1u << 30)) && (b7 & (1u << 31)))
+        f |= TPOSEI_CPU_AVX512;
+    if ((f & TPOSEI_CPU_AVX512) && (c7 & (1u << 1))) f |= TPOSEI_CPU_VBMI;
+    return f;
+}
+
+/* The feature bits, detected on first use. Thread safety: detection is pure and gives the
+   same value in every thread, and the cache is read and written with relaxed atomics, so
+   concurrent first calls at worst detect twice and store the same word. */
+static int tposei_cpu_features(void)
+{
+    static int cache;
+    int f = __atomic_load_n(&cache, __ATOMIC_RELAXED);
+    if (f == 0) {
+        f = tposei_cpu_detect();
+        __atomic_store_n(&cache, f, __ATOMIC_RELAXED);
+    }
+    return f;
+}
+
+TPOSEI_FORCE_INLINE int tposei_cpu_has(int feature)
+{
+    return (tposei_cpu_features() & feature) == feature;
+}
+
+/* ======================================================================================== */
+// >>kernels-sse2
+/* ======================================================================================== */
+
+/* Interleaves the low halves of a and b in elements of esize bytes: a0 b0 a1 b1 ... */
+TPOSEI_FORCE_INLINE __m128i tposei_sse2_lo(__m128i a, __m128i b, size_t esize)
+{
+    switch (esize) {
+    case 1: return _mm_unpacklo_epi8(a, b);
+    case 2: return _mm_unpacklo_epi16(a, b);
+    case 4: return _mm_unpacklo_epi32(a, b);
+    default: return _mm_unpacklo_epi64(a, b);
+    }
+}
+
+/* The high halves: a(n/2) b(n/2) a(n/2+1) b(n/2+1) ... */
+TPOSEI_FORCE_INLINE __m128i tposei_sse2_hi(__m128i a, __m128i b, size_t esize)
+{
+    switch (esize) {
+    case 1: return _mm_unpackhi_epi8(a, b);
+    case 2: return _mm_unpackhi_epi16(a, b);
+    case 4: return _mm_unpackhi_epi32(a, b);
+    default: return _mm_unpackhi_epi64(a, b);
+    }
+}
+
+/* The perfect-shuffle network on n = 16/esize rows: each stage interleaves row i with row
+   i + n/2 into rows 2i and 2i+1; after log2(n) stages row j holds column j (x[i] element k
+   moves to position 2k+... of the shuffle, and log2(n) shuffles rotate the row and column
+   bits of every index into each other). */
+TPOSEI_FORCE_INLINE void tposei_sse2_net(__m128i *x, size_t esize)
+{
+    const unsigned n = (unsigned)(16 / esize), h = n / 2;
+    unsigned s, i;
+    __m128i y[16];
+    TPOSEI_UNROLL
+    for (s = 1; s < n; s *= 2) {
+        TPOSEI_UNROLL
+        for (i = 0; i < h; i++) {
+            y[2 * i] = tposei_sse2_lo(x[i], x[i + h], esize);     /* x_i[0] x_i+h[0] ... */
+            y[2 * i + 1] = tposei_sse2_hi(x[i], x[i + h], esize); /* x_i[n/2] x_i+h[n/2].. */
+        }
+        TPOSEI_UNROLL
+        for (i = 0; i < n; i++) x[i] = y[i];
+    }
+}
+
+/* One n x n tile, n = 16/esize: n row loads, the network, n row stores. */
+TPOSEI_FORCE_INLINE void tposei_sse2_tile(unsigned char *dst, size_t dst_stride,
+                                          const unsigned char *src, size_t src_stride,
+                                          size_t esize)
+{
+    const unsigned n = (unsigned)(16 / esize);
+    unsigned k;
+    __m128i x[16];
+    TPOSEI_UNROLL
+    for (k = 0; k < n; k++) x[k] = _mm_loadu_si128((const __m128i *)(src + k * src_stride));
+    tposei_sse2_net(x, esize);
+    TPOSEI_UNROLL
+    for (k = 0; k < n; k++) _mm_storeu_si128((__m128i *)(dst + k * dst_stride), x[k]);
+}
+
+#define TPOSEI_TILE_KERNEL(name, attr, body, esize)                                         \
+    attr void name(unsigned char *dst, size_t dst_stride, const unsigned char *src,          \
+                   size_t src_stride)                                                        \
+    {                                                                                        \
+        body(dst, dst_stride, src, src_stride, esize);                                       \
+    }
+
+TPOSEI_TILE_KERNEL(tposei_u8_16x16_sse2, TPOSEI_FORCE_INLINE, tposei_sse2_tile, 1)
+TPOSEI_TILE_KERNEL(tposei_u16_8x8_sse2, TPOSEI_FORCE_INLINE, tposei_sse2_tile, 2)
+TPOSEI_TILE_KERNEL(tposei_u32_4x4_sse2, TPOSEI_FORCE_INLINE, tposei_sse2_tile, 4)
+TPOSEI_TILE_KERNEL(tposei_u64_2x2_sse2, TPOSEI_FORCE_INLINE, tposei_sse2_tile, 8)
+
+/* ======================================================================================== */
+// >>kernels-avx2
+/* ======================================================================================== */
+
+TPOSEI_AVX2_INLINE __m256i tposei_avx2_lo(__m256i a, __m256i b, size_t esize)
+{
+    switch (esize) { /* per 128-bit lane: a0 b0 a1 b1 ... */
+    case 1: return _mm256_unpacklo_epi8(a, b);
+    case 2: return _mm256_unpacklo_epi16(a, b);
+    case 4: return _mm256_unpacklo_epi32(a, b);
+    default: return _mm256_unpacklo_epi64(a, b);
+    }
+}
+
+TPOSEI_AVX2_INLINE __m256i tposei_avx2_hi(__m256i a, __m256i b, size_t esize)
+{
+    switch (esize) { /* per 128-bit lane: a(n/2) b(n/2) ... */
+    case 1: return _mm256_unpackhi_epi8(a, b);
+    case 2: return _mm256_unpackhi_epi16(a, b);
+    case 4: return _mm256_unpackhi_epi32(a, b);
+    default: return _mm256_unpackhi_epi64(a, b);
+    }
+}
+
+/* tposei_sse2_net in both 128-bit lanes at once. */
+TPOSEI_AVX2_INLINE void tposei_avx2_net(__m256i *x, size_t esize)
+{
+    const unsigned n = (unsigned)(16 / esize), h = n / 2;
+    unsigned s, i;
+    __m256i y[16];
+    TPOSEI_UNROLL
+    for (s = 1; s < n; s *= 2) {
+        TPOSEI_UNROLL
+        for (i = 0; i < h; i++) {
+            y[2 * i] = tposei_avx2_lo(x[i], x[i + h], esize);     /* lane-wise x_i[0] x_i+h[0] */
+            y[2 * i + 1] = tposei_avx2_hi(x[i], x[i + h], esize); /* lane-wise x_i[n/2] ... */
+        }
+        TPOSEI_UNROLL
+        for (i = 0; i < n; i++) x[i] = y[i];
+    }
+}
+
+/* A 2n x 2n tile, n = 16/esize, as two column halves of n elements: vector k holds source
+   row k (low lane) and row n + k (high lane); after the network vector j is destination
+   row j of the half, all 2n elements of it. */
+TPOSEI_AVX2_INLINE void tposei_avx2_tile(unsigned char *dst, size_t dst_stride,
+                                         const unsigned char *src, size_t src_stride,
+                                         size_t esize)
+{
+    const unsigned n = (unsigned)(16 / esize);
+    unsigned g, k;
+    __m256i x[16];
+    TPOSEI_UNROLL
+    for (g = 0; g < 2; g++) {
+        const unsigned char *s = src + g * 16;
+        unsigned char *d = dst + g * n * dst_stride;
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) {
+            const __m128i lo = _mm_loadu_si128((const __m128i *)(s + k * src_stride));
+            const __m128i hi = _mm_loadu_si128((const __m128i *)(s + (n + k) * src_stride));
+            x[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); /* row k | n+k */
+        }
+        if (n > 1) tposei_avx2_net(x, esize);
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) _mm256_storeu_si256((__m256i *)(d + k * dst_stride), x[k]);
+    }
+}
+
+/* The article's byte network (reference 004, "256-bit SIMD"): 32 rows in 32 registers; at
+   level g (1, 2, 4, 8 bytes) rows i and i + g with i & g == 0 trade their off-diagonal g x g
+   blocks: a shuffle swaps neighbouring g-byte groups, a blend picks per group. Byte
+   masks: swap[g][b] = (b mod 16) xor g, odd[g][b] = 0x80 where b & g. */
+#define TPOSEI_X4(b, g) (((b) & 15) ^ (g)), (((b) + 1) & 15) ^ (g), (((b) + 2) & 15) ^ (g), \
+                        (((b) + 3) & 15) ^ (g)
+#define TPOSEI_X32(g) {TPOSEI_X4(0, g), TPOSEI_X4(4, g), TPOSEI_X4(8, g), TPOSEI_X4(12, g), \
+                       TPOSEI_X4(16, g), TPOSEI_X4(20, g), TPOSEI_X4(24, g), TPOSEI_X4(28, g)}
+#define TPOSEI_O4(b, g) ((b) & (g) ? 0x80 : 0), (((b) + 1) & (g) ? 0x80 : 0), \
+                        (((b) + 2) & (g) ? 0x80 : 0), (((b) + 3) & (g) ? 0x80 : 0)
+#define TPOSEI_O32(g) {TPOSEI_O4(0, g), TPOSEI_O4(4, g), TPOSEI_O4(8, g), TPOSEI_O4(12, g), \
+                       TPOSEI_O4(16, g), TPOSEI_O4(20, g), TPOSEI_O4(24, g), TPOSEI_O4(28, g)}
+static const unsigned char tposei_avx2_swap[4][32] = {TPOSEI_X32(1), TPOSEI_X32(2),
+                                                      TPOSEI_X32(4), TPOSEI_X32(8)};
+static const unsigned char tposei_avx2_odd[4][32] = {TPOSEI_O32(1), TPOSEI_O32(2),
+                                                     TPOSEI_O32(4), TPOSEI_O32(8)};
+#undef TPOSEI_X4
+#undef TPOSEI_X32
+#undef TPOSEI_O4
+#undef TPOSEI_O32
+
+/* One in-lane level over all 16 row pairs (i, i + g). */
+TPOSEI_AVX2_INLINE void tposei_avx2_level(__m256i *x, unsigned lvl)
+{
+    const unsigned g = 1u << lvl;
+    const __m256i swap = _mm256_loadu_si256((const __m256i *)tposei_avx2_swap[lvl]);
+    const __m256i odd = _mm256_loadu_si256((const __m256i *)tposei_avx2_odd[lvl]);
+    unsigned i;
+    TPOSEI_UNROLL
+    for (i = 0; i < 32; i++) {
+        if (i & g) continue;
+        {
+            const __m256i a = x[i], b = x[i + g];
+            const __m256i sa = _mm256_shuffle_epi8(a, swap); /* a's groups 2k <-> 2k+1 */
+            const __m256i sb = _mm256_shuffle_epi8(b, swap); /* b's groups 2k <-> 2k+1 */
+            x[i] = _mm256_blendv_epi8(a, sb, odd);     /* a0 b0 a2 b2 ... (groups of g) */
+            x[i + g] = _mm256_blendv_epi8(sa, b, odd); /* a1 b1 a3 b3 ... */
+        }
+    }
+}
+
+/* 32 x 32 bytes: four shuffle/blend levels, then the 16 x 16 level as a lane permute. */
+TPOSEI_AVX2_INLINE void tposei_u8_32x32_avx2(unsigned char *dst, size_t dst_stride,
+                                             const unsigned char *src, size_t src_stride)
+{
+    __m256i x[32];
+    unsigned i, lvl;
+    TPOSEI_UNROLL
+    for (i = 0; i < 32; i++) x[i] = _mm256_loadu_si256((const __m256i *)(src + i * src_stride));
+    TPOSEI_UNROLL
+    for (lvl = 0; lvl < 4; lvl++) tposei_avx2_level(x, lvl);
+    TPOSEI_UNROLL
+    for (i = 0; i < 16; i++) {
+        const __m256i a = x[i], b = x[i + 16];
+        x[i] = _mm256_permute2x128_si256(a, b, 0x20);      /* a.lo | b.lo */
+        x[i + 16] = _mm256_permute2x128_si256(a, b, 0x31); /* a.hi | b.hi */
+    }
+    TPOSEI_UNROLL
+    for (i = 0; i < 32; i++) _mm256_storeu_si256((__m256i *)(dst + i * dst_stride), x[i]);
+}
+
+TPOSEI_TILE_KERNEL(tposei_u16_16x16_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 2)
+TPOSEI_TILE_KERNEL(tposei_u32_8x8_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 4)
+TPOSEI_TILE_KERNEL(tposei_u64_4x4_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 8)
+TPOSEI_TILE_KERNEL(tposei_u128_2x2_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 16)
+
+/* ======================================================================================== */
+// >>kernels-avx512
+/* ======================================================================================== */
+
+TPOSEI_AVX512_INLINE __m512i tposei_avx512_lo(__m512i a, __m512i b, size_t esize)
+{
+    switch (esize) { /* per 128-bit lane: a0 b0 a1 b1 ... */
+    case 1: return _mm512_unpacklo_epi8(a, b);
+    case 2: return _mm512_unpacklo_epi16(a, b);
+    case 4: return _mm512_unpacklo_epi32(a, b);
+    default: return _mm512_unpacklo_epi64(a, b);
+    }
+}
+
+TPOSEI_AVX512_INLINE __m512i tposei_avx512_hi(__m512i a, __m512i b, size_t esize)
+{
+    switch (esize) { /* per 128-bit lane: a(n/2) b(n/2) ... */
+    case 1: return _mm512_unpackhi_epi8(a, b);
+    case 2: return _mm512_unpackhi_epi16(a, b);
+    case 4: return _mm512_unpackhi_epi32(a, b);
+    default: return _mm512_unpackhi_epi64(a, b);
+    }
+}
+
+/* tposei_sse2_net in all four 128-bit lanes at once. */
+TPOSEI_AVX512_INLINE void tposei_avx512_net(__m512i *x, size_t esize)
+{
+    const unsigned n = (unsigned)(16 / esize), h = n / 2;
+    unsigned s, i;
+    __m512i y[16];
+    TPOSEI_UNROLL
+    for (s = 1; s < n; s *= 2) {
+        TPOSEI_UNROLL
+        for (i = 0; i < h; i++) {
+            y[2 * i] = tposei_avx512_lo(x[i], x[i + h], esize);     /* x_i[0] x_i+h[0] ... */
+            y[2 * i + 1] = tposei_avx512_hi(x[i], x[i + h], esize); /* x_i[n/2] ... */
+        }
+        TPOSEI_UNROLL
+        for (i = 0; i < n; i++) x[i] = y[i];
+    }
+}
+
+/* Source rows k, n+k, 2n+k, 3n+k (16 bytes each) as lanes 0..3 of one vector. */
+TPOSEI_AVX512_INLINE __m512i tposei_avx512_gather4(const unsigned char *s, size_t stride)
+{
+    const __m128i r0 = _mm_loadu_si128((const __m128i *)s);
+    const __m128i r1 = _mm_loadu_si128((const __m128i *)(s + stride));
+    const __m128i r2 = _mm_loadu_si128((const __m128i *)(s + 2 * stride));
+    const __m128i r3 = _mm_loadu_si128((const __m128i *)(s + 3 * stride));
+    const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(r0), r1, 1); /* r0|r1 */
+    const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(r2), r3, 1); /* r2|r3 */
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);                  /* r0..r3 */
+}
+
+/* A 4n x 4n tile, n = 16/esize, as four column quarters of n elements: vector k holds
+   source rows k, n+k, 2n+k, 3n+k in its lanes; after the network vector j is one whole
+   destination row (64 bytes) of the quarter. With `nt` those rows are stored non-temporally
+   and must start on a cache line. */
+TPOSEI_AVX512_INLINE void tposei_avx512_tile(unsigned char *dst, size_t dst_stride,
+                                             const unsigned char *src, size_t src_stride,
+                                             size_t esize, int nt)
+{
+    const unsigned n = (unsigned)(16 / esize);
+    unsigned g, k;
+    __m512i x[16];
+    TPOSEI_UNROLL
+    for (g = 0; g < 4; g++) {
+        const unsigned char *s = src + g * 16;
+        unsigned char *d = dst + g * n * dst_stride;
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) x[k] = tposei_avx512_gather4(s + k * src_stride, n * src_stride);
+        if (n > 1) tposei_avx512_net(x, esize);
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) {
+            if (nt)
+                _mm512_stream_si512((__m512i *)(d + k * dst_stride), x[k]); /* whole line */
+            else
+                _mm512_storeu_si512((void *)(d + k * dst_stride), x[k]);
+        }
+    }
+}
+
+#define TPOSEI_AVX512_KERNELS(name, esize)                                                  \
+    TPOSEI_AVX512_INLINE void name(unsigned char *dst, size_t dst_stride,                   \
+                                   const unsigned char *src, size_t src_stride)             \
+    {                                                                                       \
+        tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 0);                     \
+    }                                                                                       \
+    TPOSEI_AVX512_INLINE void name##_nt(unsigned char *dst, size_t dst_stride,              \
+                                        const unsigned char *src, size_t src_stride)        \
+    {                                                                                       \
+        tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 1);                     \
+    }
+TPOSEI_AVX512_KERNELS(tposei_u8_64x64_avx512, 1)
+TPOSEI_AVX512_KERNELS(tposei_u16_32x32_avx512, 2)
+TPOSEI_AVX512_KERNELS(tposei_u32_16x16_avx512, 4)
+TPOSEI_AVX512_KERNELS(tposei_u64_8x8_avx512, 8)
+TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
+#undef TPOSEI_AVX512_KERNELS
+
+/* Skinny matrices (one side S <= 16 elements, the other long, the long side's matrix
+   dense): 64-byte chunks of the dense side are S vectors, and each output vector gathers
+   its 64 bytes from all S of them with VBMI two-source byte permutes, one per input pair,
+   merged under a byte mask. The index and mask tables are built once per call. */
+#define TPOSEI_SKINNY_MAX 16
+
+typedef struct tposei_skinny {
+    unsigned char idx[TPOSEI_SKINNY_MAX][TPOSEI_SKINNY_MAX / 2][64]; /* [output][pair] */
+    uint64_t mask[TPOSEI_SKINNY_MAX][TPOSEI_SKINNY_MAX / 2];       /* bytes from that pair */
+    size_t s;                                                          /* short side */
+} tposei_skinny;
+
+/* Byte q of output vector m comes from byte `pos` of the S input vectors laid end to end:
+   tall: the source is (64/esize) rows x S dense, output m is destination row m (source
+   column m); wide: the inputs are S source rows of 64 bytes, output m is bytes 64m.. of the
+   dense destination chunk. */
+TPOSEI_FORCE_INLINE size_t tposei_skinny_pos(size_t s, size_t esize, int tall, size_t m,
+                                             size_t q)
+{
+    const size_t d = (64 * m + q) / esize; /* wide: element of the destination chunk */
+    if (tall) return (q / esize * s + m) * esize + q % esize;
+    return (d % s) * 64 + (d / s) * esize + (64 * m + q) % esize;
+}
+
+/* Every output and input pair: vpermt2b indices (0-63 first input, 64-127 second) and the
+   mask of the bytes that pair provides. */
+static void tposei_skinny_tables(tposei_skinny *t, size_t s, size_t esize, int tall)
+{
+    size_t m, p, q;
+    t->s = s;
+    for (m = 0; m < s; m++)
+        for (p = 0; p < (s + 1) / 2; p++) {
+            uint64_t mask = 0;
+            for (q = 0; q < 64; q++) {
+                const size_t pos = tposei_skinny_pos(s, esize, tall, m, q);
+                t->idx[m][p][q] = (unsigned char)(pos % 128);
+                if (pos / 128 == p) mask |= (uint64_t)1 << q;
+            }
+            t->mask[m][p] = mask;
+        }
+}
+
+/* One chunk: S input vectors in, S output vectors out; s is a constant in every caller. */
+TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, size_t s, const __m512i *in,
+                                            __m512i *out)
+{
+    size_t m, p;
+    TPOSEI_UNROLL
+    for (m = 0; m < s; m++) {
+        __m512i acc = _mm512_setzero_si512();
+        TPOSEI_UNROLL
+        for (p = 0; p < (s + 1) / 2; p++) {
+            const __m512i idx = _mm512_loadu_si512((const void *)t->idx[m][p]);
+            const __m512i hi = in[2 * p + 1 < s ? 2 * p + 1 : 2 * p];
+            /* bytes of output m that live in inputs 2p, 2p+1, gathered; zero elsewhere */
+            const __m512i v = _mm512_maskz_permutex2var_epi8(t->mask[m][p], in[2 * p], idx, hi);
+            acc = _mm512_or_si512(acc, v);
+        }
+        out[m] = acc;
+    }
+}
+
+/* ======================================================================================== */
+// >>drivers
+/* ======================================================================================== */
+
+/* Copies n < 64 bytes with fixed-size moves: no libc call, and no loop a compiler could
+   turn back into one (TPOSE_NO_STDLIB). */
+TPOSEI_FORCE_INLINE void tposei_copy_short(unsigned char *dst, const unsigned char *src,
+                                           size_t n)
+{
+    size_t o = 0;
+    if (n & 32) {
+        TPOSEI_MEMCPY(dst, src, 32);
+        o = 32;
+    }
+    if (n & 16) {
+        TPOSEI_MEMCPY(dst + o, src + o, 16);
+        o += 16;
+    }
+    if (n & 8) {
+        TPOSEI_MEMCPY(dst + o, src + o, 8);
+        o += 8;
+    }
+    if (n & 4) {
+        TPOSEI_MEMCPY(dst + o, src + o, 4);
+        o += 4;
+    }
+    tposei_copy_bytes(dst + o, src + o, n & 3);
+}
+
+/* Non-temporal copy of one buffered row to the destination: the cache lines the row covers
+   whole are streamed (no read for ownership, no cache pollution), the partial lines at both
+   ends are stored normally. Returns the offset and length of the streamed middle. */
+TPOSEI_FORCE_INLINE size_t tposei_stream_edges(unsigned char *dst, const unsigned char *buf,
+                                               size_t bytes, size_t *body)
+{
+    const size_t mis = (size_t)((uintptr_t)dst & (TPOSEI_CACHE_LINE - 1));
+    const size_t h = tposei_min(mis ? TPOSEI_CACHE_LINE - mis : 0, bytes);
+    *body = (bytes - h) & ~(size_t)(TPOSEI_CACHE_LINE - 1);
+    tposei_copy_short(dst, buf, h);
+    tposei_copy_short(dst + h + *body, buf + h + *body, bytes - h - *body);
+    return h;
+}
+
+TPOSEI_AVX2_INLINE void tposei_stream_row_avx2(unsigned char *dst, const unsigned char *buf,
+                                               size_t bytes)
+{
+    size_t body, o;
+    const size_t h = tposei_stream_edges(dst, buf, bytes, &body);
+    for (o = h; o < h + body; o += 64) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(buf + o));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(buf + o + 32));
+        _mm256_stream_si256((__m256i *)(dst + o), a); /* one whole line, in two halves */
+        _mm256_stream_si256((__m256i *)(dst + o + 32), b);
+    }
+}
+
+TPOSEI_AVX512_INLINE void tposei_stream_row_avx512(unsigned char *dst, const unsigned char *buf,
+                                                   size_t bytes)
+{
+    size_t body, o;
+    const size_t h = tposei_stream_edges(dst, buf, bytes, &body);
+    for (o = h; o < h + body; o += 64) /* one whole line per store */
+        _mm512_stream_si512((__m512i *)(dst + o), _mm512_loadu_si512((const void *)(buf + o)));
+}
+
+/* Orders the streamed stores before anything the caller does next: once per call. */
+TPOSEI_FORCE_INLINE void tposei_stream_fence(void) { _mm_sfence(); }
+
+typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size_t bytes);
+
+/* Read prefetch into L2 (PREFETCHT1): a panel is read one panel later, too late for L1. */
+#define TPOSEI_PREFETCH_L2(p) __builtin_prefetch((const void *)(p), 0, 2)
+
+/* Geometry of a SIMD run: bands of `band` source rows (whole destination lines), blocks of
+   `bcols` source columns (one stream-buffer fill), panels of `pcols` source columns: the
+   unit of prefetch. */
+typedef struct tposei_geom {
+    size_t band, bcols, pcols;
+} tposei_geom;
+
+/* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
+   on the reference machine (README.md): in-cache runs want small blocks; runs from memory
+   want long runs on both sides, 16 lines of destination and 4 of source, so each DRAM page
+   opened serves several lines (0.37x memcpy with one-line blocks, 0.60x with these at
+   N = 16448 bytes); the buffered stream mode keeps its buffer (bcols rows of band bytes) at
+   32 KiB, inside L1. */
+enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_BUFFER };
+
+TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int mode)
+{
+    tposei_geom g;
+    const size_t line = TPOSEI_CACHE_LINE / esize ? TPOSEI_CACHE_LINE / esize : 1;
+    const size_t unit = line > tile ? line : tile;
+    g.band = mode == TPOSEI_GEOM_CACHE ? unit : mode == TPOSEI_GEOM_DIRECT ? 16 * unit : 8 * unit;
+    g.bcols = mode == TPOSEI_GEOM_DIRECT ? 4 * unit : unit;
+    g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * g.bcols : g.bcols;
+    return g;
+}
+
+/* The prefetch cursor: walks the panel after the one being transposed row by row, line by
+   line, so the hardware sees a few long runs instead of one line from each of many rows, and
+   the panel waits in L2 (reference 004's next-block prefetch, one panel ahead). */
+typedef struct tposei_pf {
+    size_t rb, cb;      /* source origin of the panel being prefetched */
+    size_t rows, bytes; /* its extent */
+    size_t r, o;        /* next row, byte offset in that row */
+} tposei_pf;
+
+TPOSEI_FORCE_INLINE void tposei_pf_panel(tposei_pf *pf, const tposei_job *job,
+                                         const tposei_geom *g, size_t rb, size_t cb,
+                                         size_t esize)
+{
+    if (cb >= job->cols) {
+        rb += g->band;
+        cb = 0;
+    }
+    pf->rb = rb;
+    pf->cb = cb;
+    pf->rows = rb < job->rows ? tposei_min(g->band, job->rows - rb) : 0;
+    pf->bytes = tposei_min(g->pcols, job->cols - cb) * esize;
+    pf->r = 0;
+    pf->o = 0;
+}
+
+/* Issues `n` prefetches from the cursor, moving on to the next panel when one is done. */
+TPOSEI_FORCE_INLINE void tposei_pf_step(tposei_pf *pf, const tposei_job *job,
+                                        const tposei_geom *g, size_t n, size_t esize)
+{
+    for (; n > 0 && pf->rows > 0; n--) {
+        TPOSEI_PREFETCH_L2(job->src + (pf->rb + pf->r) * job->src_stride + pf->cb * esize +
+                           pf->o);
+        pf->o += TPOSEI_CACHE_LINE;
+        if (pf->o < pf->bytes) continue;
+        pf->o = 0;
+        if (++pf->r == pf->rows) tposei_pf_panel(pf, job, g, pf->rb, pf->cb + g->pcols, esize);
+    }
+}
+
+/* One br x bc block at source (rb, cb), written to `out` (the destination, or the stream
+   buffer) with row stride `os`: full tiles through `kernel`, the right and bottom strips
+   through the scalar edge routine; each tile also advances the prefetch cursor by as many
+   lines as it reads. */
+TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_geom *g,
+                                           tposei_pf *pf, size_t rb, size_t cb, size_t br,
+                                           size_t bc, size_t esize, size_t tile,
+                                           tposei_tile_fn kernel, unsigned char *out,
+                                           size_t os)
+{
+    const size_t ss = job->src_stride;
+    const unsigned char *src = job->src + rb * ss + cb * esize;
+    const size_t full_r = br - br % tile, full_c = bc - bc % tile;
+    const size_t lines = tile * ((tile * esize + TPOSEI_CACHE_LINE - 1) / TPOSEI_CACHE_LINE);
+    size_t r, c;
+    for (r = 0; r < full_r; r += tile) {
+        for (c = 0; c < full_c; c += tile) {
+            tposei_pf_step(pf, job, g, lines, esize);
+            if (tile == 1)
+                tposei_move(out + c * os + r * esize, src + r * ss + c * esize, esize);
+            else
+                kernel(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
+        }
+    }
+    tposei_pf_step(pf, job, g, (br * bc - full_r * full_c) * esize / TPOSEI_CACHE_LINE, esize);
+    if (full_c < bc)
+        tposei_any_block(out + full_c * os, os, src + full_c * esize, ss, full_r, bc - full_c,
+                         esize);
+    if (full_r < br)
+        tposei_any_block(out + full_r * esize, os, src + full_r * ss, ss, br - full_r, bc, esize);
+}
+
+#define TPOSEI_STREAM_BUF 32768 /* bytes of the L1 block buffer: bcols x band elements */
+
+/* Walks the blocks band by band: each block goes to `out` at (rb, cb) (the destination,
+   or with `stream` the L1 buffer, whose rows then leave through `stream`). */
+TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_geom *g,
+                                          size_t esize, size_t tile, tposei_tile_fn kernel,
+                                          tposei_row_fn stream, unsigned char *buf)
+{
+    const size_t bs = g->band * esize; /* buffer row stride */
+    size_t rb, cb, i;
+    tposei_pf pf;
+    tposei_pf_panel(&pf, job, g, 0, g->pcols, esize);
+    for (rb = 0; rb < job->rows; rb += g->band) {
+        const size_t br = tposei_min(g->band, job->rows - rb);
+        for (cb = 0; cb < job->cols; cb += g->bcols) {
+            const size_t bc = tposei_min(g->bcols, job->cols - cb);
+            unsigned char *dst = job->dst + cb * job->dst_stride + rb * esize;
+            if (!stream) {
+                tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, dst,
+                                  job->dst_stride);
+                continue;
+            }
+            tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, buf, bs);
+            for (i = 0; i < bc; i++) stream(dst + i * job->dst_stride, buf + i * bs, br * esize);
+        }
+    }
+}
+
+/* The SIMD driver. Without `stream`: blocks sized for the caches, stored in place. With it:
+   when `kernel_nt` exists and every destination row starts on a cache line, tiles store
+   their whole lines non-temporally straight from registers; otherwise each block is
+   transposed into an aligned L1 buffer whose rows leave through `stream` (aligned middle
+   streamed, edges stored). One fence per call. */
+TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
+                                           tposei_tile_fn kernel, tposei_tile_fn kernel_nt,
+                                           tposei_row_fn stream)
+{
+    unsigned char raw[TPOSEI_STREAM_BUF + TPOSEI_CACHE_LINE];
+    unsigned char *buf = raw + (-(uintptr_t)raw & (TPOSEI_CACHE_LINE - 1));
+    const int aligned = ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0;
+    tposei_geom g;
+    if (!stream) {
+        g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_CACHE);
+        tposei_simd_walk(job, &g, esize, tile, kernel, NULL, NULL);
+        return;
+    }
+    if (kernel_nt && aligned) {
+        g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_DIRECT);
+        tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, NULL);
+    } else {
+        g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
+        TPOSE_ASSERT(g.band * g.bcols * esize <= TPOSEI_STREAM_BUF);
+        tposei_simd_walk(job, &g, esize, tile, kernel, stream, buf);
+    }
+    tposei_stream_fence();
+}
+
+/* 1 when the skinny path takes this job: 1, 2, 4 or 8-byte elements, a short side of at
+   most 16 whose matrix is dense, and a long side of at least 4 chunks. */
+TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
+{
+    const int tall = job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
+    const int wide = job->rows <= TPOSEI_SKINNY_MAX && job->dst_stride == job->rows * esize;
+    if (esize > 8 || (!tall && !wide)) return 0;
+    return (tall ? job->rows : job->cols) >= 4 * 64 / esize;
+}
+
+/* The skinny loop for a constant short side s: whole chunks through the permute network.
+   Tall: source rows i.. are one dense run, destination rows are long; wide: the mirror
+   image. With `stream`, the stores that cover a whole line are non-temporal. */
+TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_job *job,
+                                           size_t s, size_t esize, int tall, int stream)
+{
+    const size_t per = 64 / esize, n = tall ? job->rows : job->cols; /* per chunk, in all */
+    const size_t ss = job->src_stride, ds = job->dst_stride;
+    __m512i in[TPOSEI_SKINNY_MAX], out[TPOSEI_SKINNY_MAX];
+    size_t i, k;
+    for (i = 0; i + per <= n; i += per) {
+        TPOSEI_UNROLL
+        for (k = 0; k < s; k++)
+            in[k] = _mm512_loadu_si512(
+                (const void *)(tall ? job->src + i * ss + 64 * k : job->src + k * ss + i * esize));
+        tposei_skinny_chunk(t, s, in, out);
+        TPOSEI_UNROLL
+        for (k = 0; k < s; k++) {
+            unsigned char *d = tall ? job->dst + k * ds + i * esize : job->dst + i * ds + 64 * k;
+            if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0)
+                _mm512_stream_si512((__m512i *)d, out[k]); /* a whole line */
+            else
+                _mm512_storeu_si512((void *)d, out[k]);
+        }
+    }
+}
+
+#define TPOSEI_SKINNY_CASE(n)                                                               \
+    case n: tposei_skinny_loop(&t, job, n, esize, tall, stream); break;
+
+/* The skinny driver: tables, the loop specialised for the short side, the rest of the long
+   side through the scalar edge routine. */
+static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize, int stream)
+{
+    tposei_skinny t;
+    const int tall = job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
+    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
+    const size_t full = n - n % (64 / esize);
+    const size_t ss = job->src_stride, ds = job->dst_stride;
+    tposei_skinny_tables(&t, s, esize, tall);
+    switch (s) {
+        TPOSEI_SKINNY_CASE(1) TPOSEI_SKINNY_CASE(2) TPOSEI_SKINNY_CASE(3) TPOSEI_SKINNY_CASE(4)
+        TPOSEI_SKINNY_CASE(5) TPOSEI_SKINNY_CASE(6) TPOSEI_SKINNY_CASE(7) TPOSEI_SKINNY_CASE(8)
+        TPOSEI_SKINNY_CASE(9) TPOSEI_SKINNY_CASE(10) TPOSEI_SKINNY_CASE(11)
+        TPOSEI_SKINNY_CASE(12) TPOSEI_SKINNY_CASE(13) TPOSEI_SKINNY_CASE(14)
+        TPOSEI_SKINNY_CASE(15) TPOSEI_SKINNY_CASE(16)
+    default: break;
+    }
+    if (stream) tposei_stream_fence();
+    if (tall)
+        tposei_any_block(job->dst + full * esize, ds, job->src + full * ss, ss, n - full, s,
+                         esize);
+    else
+        tposei_any_block(job->dst + full * ds, ds, job->src + full * esize, ss, s, n - full,
+                         esize);
+}
+#undef TPOSEI_SKINNY_CASE
+
+/* ======================================================================================== */
+// >>table
+/* ======================================================================================== */
+
+/* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
+/* The skinny path, where it fits and the CPU has VBMI; 1 when it ran. */
+static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
+{
+    if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI)) return 0;
+    tposei_skinny_run(job, esize, stream);
+    return 1;
+}
+
+#define TPOSEI_SIMD_RUN(name, attr, esize, tile, kernel, kernel_nt, stream)                 \
+    static attr void name(const tposei_job *job)                                           \
+    {                                                                                      \
+        tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                    \
+    }
+
+/* AVX-512 entry points try the skinny path first. */
+#define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, stream)                     \
+    static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
+    {                                                                                      \
+        if (!tposei_try_skinny(job, esize, stream != NULL))                                \
+            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                \
+    }
+
+TPOSEI_SIMD_RUN(tposei_sse2_e1, , 1, 16, tposei_u8_16x16_sse2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e2, , 2, 8, tposei_u16_8x8_sse2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e4, , 4, 4, tposei_u32_4x4_sse2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e8, , 8, 2, tposei_u64_2x2_sse2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_sse2_e16, , 16, 1, NULL, NULL, NULL)
+
+TPOSEI_SIMD_RUN(tposei_avx2_e1, TPOSEI_AVX2_FN, 1, 32, tposei_u8_32x32_avx2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e2, TPOSEI_AVX2_FN, 2, 16, tposei_u16_16x16_avx2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e4, TPOSEI_AVX2_FN, 4, 8, tposei_u32_8x8_avx2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2, NULL, NULL)
+TPOSEI_SIMD_RUN(tposei_avx2_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2, NULL, NULL)
+
+TPOSEI_SIMD_RUN(tposei_avx2s_e1, TPOSEI_AVX2_FN, 1, 32, tposei_u8_32x32_avx2,
+                NULL, tposei_stream_row_avx2)
+TPOSEI_SIMD_RUN(tposei_avx2s_e2, TPOSEI_AVX2_FN, 2, 16, tposei_u16_16x16_avx2,
+                NULL, tposei_stream_row_avx2)
+TPOSEI_SIMD_RUN(tposei_avx2s_e4, TPOSEI_AVX2_FN, 4, 8, tposei_u32_8x8_avx2,
+                NULL, tposei_stream_row_avx2)
+TPOSEI_SIMD_RUN(tposei_avx2s_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2,
+                NULL, tposei_stream_row_avx2)
+TPOSEI_SIMD_RUN(tposei_avx2s_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2,
+                NULL, tposei_stream_row_avx2)
+
+TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e2, 2, 32, tposei_u16_32x32_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL)
+
+TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
+                tposei_u8_64x64_avx512_nt, tposei_stream_row_avx512)
+TPOSEI_AVX512_RUN(tposei_avx512s_e2, 2, 32, tposei_u16_32x32_avx512,
+                tposei_u16_32x32_avx512_nt, tposei_stream_row_avx512)
+TPOSEI_AVX512_RUN(tposei_avx512s_e4, 4, 16, tposei_u32_16x16_avx512,
+                tposei_u32_16x16_avx512_nt, tposei_stream_row_avx512)
+TPOSEI_AVX512_RUN(tposei_avx512s_e8, 8, 8, tposei_u64_8x8_avx512,
+                tposei_u64_8x8_avx512_nt, tposei_stream_row_avx512)
+TPOSEI_AVX512_RUN(tposei_avx512s_e16, 16, 4, tposei_u128_4x4_avx512,
+                tposei_u128_4x4_avx512_nt, tposei_stream_row_avx512)
+#undef TPOSEI_SIMD_RUN
+#undef TPOSEI_AVX512_RUN
+
+/* The entry point for one of the five SIMD element sizes, NULL for the others or when the
+   CPU lacks `feature`. */
+static tposei_run_fn tposei_simd_pick(size_t esize, int feature, tposei_run_fn e1,
+                                      tposei_run_fn e2, tposei_run_fn e4, tposei_run_fn e8,
+                                      tposei_run_fn e16)
+{
+    if (!tposei_cpu_has(feature)) return NULL;
+    return tposei_pick_sized(esize, e1, e2, e4, e8, e16, NULL);
+}
+
+#define TPOSEI_SIMD_PICK(name, feature, run)                                                \
+    static tposei_run_fn name(size_t esize)                                                 \
+    {                                                                                       \
+        return tposei_simd_pick(esize, feature, run##_e1, run##_e2, run##_e4, run##_e8,     \
+                                run##_e16);                                                 \
+    }
+TPOSEI_SIMD_PICK(tposei_sse2_pick, TPOSEI_CPU_SSE2, tposei_sse2)
+TPOSEI_SIMD_PICK(tposei_avx2_pick, TPOSEI_CPU_AVX2, tposei_avx2)
+TPOSEI_SIMD_PICK(tposei_avx2_stream_pick, TPOSEI_CPU_AVX2, tposei_avx2s)
+TPOSEI_SIMD_PICK(tposei_avx512_pick, TPOSEI_CPU_AVX512, tposei_avx512)
+TPOSEI_SIMD_PICK(tposei_avx512_stream_pick, TPOSEI_CPU_AVX512, tposei_avx512s)
+#undef TPOSEI_SIMD_PICK
+
+/* Every SIMD micro-kernel beside its scalar twin of the same tile shape (the scalar edge
+   routine on one tile), for tests that compare them one to one. `nt`: the kernel stores
+   non-temporally and needs destination rows on cache lines. */
+typedef struct tposei_tile_entry {
+    const char *name;
+    int feature; /* TPOSEI_CPU_* the kernel needs */
+    size_t esize, tile;
+    int nt;
+    tposei_tile_fn kernel, twin;
+} tposei_tile_entry;
+
+#define TPOSEI_TWIN(esize, tile)                                                            \
+    static void tposei_twin_e##esize##_##tile(unsigned char *dst, size_t dst_stride,        \
+                                              const unsigned char *src, size_t src_stride)  \
+    {                                                                                       \
+        tposei_any_block(dst, dst_stride, src, src_stride, tile, tile, esize);              \
+    }
+TPOSEI_TWIN(1, 16) TPOSEI_TWIN(2, 8) TPOSEI_TWIN(4, 4) TPOSEI_TWIN(8, 2)
+TPOSEI_TWIN(1, 32) TPOSEI_TWIN(2, 16) TPOSEI_TWIN(4, 8) TPOSEI_TWIN(8, 4) TPOSEI_TWIN(16, 2)
+TPOSEI_TWIN(1, 64) TPOSEI_TWIN(2, 32) TPOSEI_TWIN(4, 16) TPOSEI_TWIN(8, 8) TPOSEI_TWIN(16, 4)
+#undef TPOSEI_TWIN
+
+#define TPOSEI_TILE(name, feature, esize, tile, nt, kernel)                                 \
+    {name, feature, esize, tile, nt, kernel, tposei_twin_e##esize##_##tile}
+static const tposei_tile_entry tposei_tile_table[] = {
+    TPOSEI_TILE("u8_16x16_sse2", TPOSEI_CPU_SSE2, 1, 16, 0, tposei_u8_16x16_sse2),
+    TPOSEI_TILE("u16_8x8_sse2", TPOSEI_CPU_SSE2, 2, 8, 0, tposei_u16_8x8_sse2),
+    TPOSEI_TILE("u32_4x4_sse2", TPOSEI_CPU_SSE2, 4, 4, 0, tposei_u32_4x4_sse2),
+    TPOSEI_TILE("u64_2x2_sse2", TPOSEI_CPU_SSE2, 8, 2, 0, tposei_u64_2x2_sse2),
+    TPOSEI_TILE("u8_32x32_avx2", TPOSEI_CPU_AVX2, 1, 32, 0, tposei_u8_32x32_avx2),
+    TPOSEI_TILE("u16_16x16_avx2", TPOSEI_CPU_AVX2, 2, 16, 0, tposei_u16_16x16_avx2),
+    TPOSEI_TILE("u32_8x8_avx2", TPOSEI_CPU_AVX2, 4, 8, 0, tposei_u32_8x8_avx2),
+    TPOSEI_TILE("u64_4x4_avx2", TPOSEI_CPU_AVX2, 8, 4, 0, tposei_u64_4x4_avx2),
+    TPOSEI_TILE("u128_2x2_avx2", TPOSEI_CPU_AVX2, 16, 2, 0, tposei_u128_2x2_avx2),
+    TPOSEI_TILE("u8_64x64_avx512", TPOSEI_CPU_AVX512, 1, 64, 0, tposei_u8_64x64_avx512),
+    TPOSEI_TILE("u16_32x32_avx512", TPOSEI_CPU_AVX512, 2, 32, 0, tposei_u16_32x32_avx512),
+    TPOSEI_TILE("u32_16x16_avx512", TPOSEI_CPU_AVX512, 4, 16, 0, tposei_u32_16x16_avx512),
+    TPOSEI_TILE("u64_8x8_avx512", TPOSEI_CPU_AVX512, 8, 8, 0, tposei_u64_8x8_avx512),
+    TPOSEI_TILE("u128_4x4_avx512", TPOSEI_CPU_AVX512, 16, 4, 0, tposei_u128_4x4_avx512),
+    TPOSEI_TILE("u8_64x64_avx512_nt", TPOSEI_CPU_AVX512, 1, 64, 1, tposei_u8_64x64_avx512_nt),
+    TPOSEI_TILE("u16_32x32_avx512_nt", TPOSEI_CPU_AVX512, 2, 32, 1,
+                tposei_u16_32x32_avx512_nt),
+    TPOSEI_TILE("u32_16x16_avx512_nt", TPOSEI_CPU_AVX512, 4, 16, 1,
+                tposei_u32_16x16_avx512_nt),
+    TPOSEI_TILE("u64_8x8_avx512_nt", TPOSEI_CPU_AVX512, 8, 8, 1, tposei_u64_8x8_avx512_nt),
+    TPOSEI_TILE("u128_4x4_avx512_nt", TPOSEI_CPU_AVX512, 16, 4, 1, tposei_u128_4x4_avx512_nt),
+};
+#undef TPOSEI_TILE
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif /* TPOSE_TRANSPOSE_SIMD_H */
