@@ -244,6 +244,17 @@ static void square_with_ld(void)
         for (e = 0; e < N_ESIZES; e++) check_square(big[k], big[k] + 3 * (k & 1), esizes[e]);
 }
 
+/* The square path with the register tile-pair kernels where this CPU has them (AVX2), then
+   limited to the portable kernels: the element swaps (8, 16 bytes) and the buffer. */
+static void square_every_kernel(void)
+{
+    square_with_ld();
+    tpose_kernel_limit(TPOSE_KERNEL_SWAR);
+    TT_CHECK(tposei_ip_swapper_pick(4).fn == NULL, "the kernel limit must stop register pairs");
+    square_with_ld();
+    tpose_kernel_limit(TPOSE_KERNEL_AUTO);
+}
+
 static void check_square(size_t n, size_t ld, size_t es)
 {
     const size_t bytes = n * ld * es;
@@ -348,7 +359,7 @@ int main(void)
     wide_elements();
     round_trips();
     errors_leave_matrix_untouched();
-    square_with_ld();
+    square_every_kernel();
     plans();
     TT_CHECK(path_hits[TPOSEI_IP_SQUARE] && path_hits[TPOSEI_IP_SKINNY] &&
                  path_hits[TPOSEI_IP_GCD] && path_hits[TPOSEI_IP_CKG],
