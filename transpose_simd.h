@@ -43,8 +43,14 @@
 #include <immintrin.h>
 
 /* Full unrolling of the fixed-trip loops below (at most 32 iterations, constant after
-   inlining), so the row arrays live in registers; GCC 8+ and Clang both read this pragma. */
+   inlining), so the row arrays live in registers; GCC 8+ and Clang both read this pragma.
+   nvcc's front end does not know it (a warning, an error under -Werror all-warnings), so
+   host code compiled by nvcc goes without the hint. */
+#if defined(__CUDACC__)
+#define TPOSEI_UNROLL
+#else
 #define TPOSEI_UNROLL _Pragma("GCC unroll 32")
+#endif
 
 #define TPOSEI_AVX2_FN __attribute__((target("avx2")))
 #define TPOSEI_AVX512_FN __attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
@@ -798,11 +804,15 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
         tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                    \
     }
 
+/* 1 when a streaming row writer is given. A function, not `stream != NULL` in the macro:
+   compilers warn (-Waddress) that a named function's address is never NULL. */
+TPOSEI_FORCE_INLINE int tposei_row_fn_given(tposei_row_fn f) { return f != NULL; }
+
 /* AVX-512 entry points try the skinny path first. */
 #define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, stream)                     \
     static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
     {                                                                                      \
-        if (!tposei_try_skinny(job, esize, stream != NULL))                                \
+        if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                                \
             tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                \
     }
 
