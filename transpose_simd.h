@@ -410,13 +410,18 @@ TPOSEI_AVX512_INLINE void tposei_avx512_tile(unsigned char *dst, size_t dst_stri
     }
 }
 
+/* The streaming tile stays a call (not inlined into the walk): inlined, the same code ran
+   at 0.59x memcpy instead of 0.77x at N = 16448 bytes with 2 MiB pages on the reference
+   machine (equal with 4 KiB pages), for a cost of one call per 4 KiB tile. */
+#define TPOSEI_AVX512_NT_FN \
+    static __attribute__((noinline, target("avx2,avx512f,avx512bw,avx512vl")))
 #define TPOSEI_AVX512_KERNELS(name, esize)                                                  \
     TPOSEI_AVX512_INLINE void name(unsigned char *dst, size_t dst_stride,                   \
                                    const unsigned char *src, size_t src_stride)             \
     {                                                                                       \
         tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 0);                     \
     }                                                                                       \
-    TPOSEI_AVX512_INLINE void name##_nt(unsigned char *dst, size_t dst_stride,              \
+    TPOSEI_AVX512_NT_FN void name##_nt(unsigned char *dst, size_t dst_stride,              \
                                         const unsigned char *src, size_t src_stride)        \
     {                                                                                       \
         tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 1);                     \
@@ -589,16 +594,18 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     return g;
 }
 
-/* The prefetch cursor: walks the panel after the one being transposed row by row, line by
-   line, so the hardware sees a few long runs instead of one line from each of many rows, and
-   the panel waits in L2 (reference 004's next-block prefetch, one panel ahead). */
-typedef struct tposei_pf {
+/* The panel cursor, for aliasing strides: walks the panel after the one being transposed
+   row by row, line by line, so the hardware sees a few long runs instead of one line from
+   each of many rows, and the panel waits in L2 (reference 004's next-block prefetch, one
+   panel ahead). At N = 4096 bytes it measured 0.62x memcpy where the tile cursor in L2 gave
+   0.43x. */
+typedef struct tposei_pf_panel {
     size_t rb, cb;      /* source origin of the panel being prefetched */
     size_t rows, bytes; /* its extent */
     size_t r, o;        /* next row, byte offset in that row */
-} tposei_pf;
+} tposei_pf_panel;
 
-TPOSEI_FORCE_INLINE void tposei_pf_panel(tposei_pf *pf, const tposei_job *job,
+TPOSEI_FORCE_INLINE void tposei_panel_at(tposei_pf_panel *pp, const tposei_job *job,
                                          const tposei_geom *g, size_t rb, size_t cb,
                                          size_t esize)
 {
@@ -606,26 +613,120 @@ TPOSEI_FORCE_INLINE void tposei_pf_panel(tposei_pf *pf, const tposei_job *job,
         rb += g->band;
         cb = 0;
     }
-    pf->rb = rb;
-    pf->cb = cb;
-    pf->rows = rb < job->rows ? tposei_min(g->band, job->rows - rb) : 0;
-    pf->bytes = tposei_min(g->pcols, job->cols - cb) * esize;
-    pf->r = 0;
-    pf->o = 0;
+    pp->rb = rb;
+    pp->cb = cb;
+    pp->rows = rb < job->rows ? tposei_min(g->band, job->rows - rb) : 0;
+    pp->bytes = tposei_min(g->pcols, job->cols - cb) * esize;
+    pp->r = 0;
+    pp->o = 0;
 }
 
-/* Issues `n` prefetches from the cursor, moving on to the next panel when one is done. */
-TPOSEI_FORCE_INLINE void tposei_pf_step(tposei_pf *pf, const tposei_job *job,
-                                        const tposei_geom *g, size_t n, size_t esize)
+/* Issues `n` prefetches from the panel cursor, moving on to the next panel when one is done. */
+TPOSEI_FORCE_INLINE void tposei_panel_step(tposei_pf_panel *pp, const tposei_job *job,
+                                           const tposei_geom *g, size_t n, size_t esize)
 {
-    for (; n > 0 && pf->rows > 0; n--) {
-        TPOSEI_PREFETCH_L2(job->src + (pf->rb + pf->r) * job->src_stride + pf->cb * esize +
-                           pf->o);
-        pf->o += TPOSEI_CACHE_LINE;
-        if (pf->o < pf->bytes) continue;
-        pf->o = 0;
-        if (++pf->r == pf->rows) tposei_pf_panel(pf, job, g, pf->rb, pf->cb + g->pcols, esize);
+    for (; n > 0 && pp->rows > 0; n--) {
+        TPOSEI_PREFETCH_L2(job->src + (pp->rb + pp->r) * job->src_stride + pp->cb * esize +
+                           pp->o);
+        pp->o += TPOSEI_CACHE_LINE;
+        if (pp->o < pp->bytes) continue;
+        pp->o = 0;
+        if (++pp->r == pp->rows) tposei_panel_at(pp, job, g, pp->rb, pp->cb + g->pcols, esize);
     }
+}
+
+/* The prefetch cursor: the tile `ahead` tiles after the one being transposed, in the walk's
+   own order (bands, blocks across a band, tile rows, tiles across), whose lines are fetched
+   into L1 (PREFETCHT0) as the current tile starts. A fixed distance in bytes, so small
+   tiles look as far ahead as large ones; 8-16 KiB measured best on the reference machine
+   (README.md): at N = 16448 bytes 3 tiles of 4 KiB ahead gave 0.70x memcpy, 4 gave 0.67x,
+   5 gave 0.63x, and this whole cursor 0.67x against 0.60x for the panel-ahead PREFETCHT1
+   cursor it replaced.
+   Only whole tiles are fetched: edge strips are left to the hardware. */
+#ifndef TPOSEI_PF_AHEAD
+#define TPOSEI_PF_AHEAD 12288
+#endif
+typedef struct tposei_pf {
+    size_t rb, cb; /* origin of the block holding the tile */
+    size_t r, c;   /* the tile inside its block */
+    size_t br, bc; /* whole-tile extent of that block */
+    int by_tile;   /* 0: the tile rows share too few L1 sets, the panel cursor runs instead */
+    tposei_pf_panel panel;
+} tposei_pf;
+
+/* 1 when the rows of one tile spread over at least half of the L1's 64 sets (64-byte lines,
+   the set count of every x86 L1d of 32 or 48 KiB), so the tiles in flight fit in L1 beside
+   the one being read. Power-of-two strides put every row of a tile in one set: fetched into
+   L1 they evict each other (N = 4096 bytes fell from 0.62x to 0.46x memcpy), so those take
+   the panel cursor. */
+TPOSEI_FORCE_INLINE int tposei_pf_fits_l1(size_t src_stride, size_t tile)
+{
+    uint64_t sets = 0;
+    size_t r, n = 0;
+    for (r = 0; r < tile && r < 64; r++) sets |= (uint64_t)1 << (r * src_stride / 64 % 64);
+    for (; sets; sets &= sets - 1) n++;
+    return n >= 32 || n >= tile / 2;
+}
+
+TPOSEI_FORCE_INLINE void tposei_pf_block(tposei_pf *pf, const tposei_job *job,
+                                         const tposei_geom *g, size_t tile)
+{
+    for (;;) {
+        if (pf->cb >= job->cols) {
+            pf->cb = 0;
+            pf->rb += g->band;
+        }
+        if (pf->rb >= job->rows) return; /* past the end: nothing more to fetch */
+        pf->br = tposei_min(g->band, job->rows - pf->rb) / tile * tile;
+        pf->bc = tposei_min(g->bcols, job->cols - pf->cb) / tile * tile;
+        if (pf->br && pf->bc) break;
+        pf->cb += g->bcols; /* no whole tile in this block */
+    }
+    pf->r = pf->c = 0;
+}
+
+TPOSEI_FORCE_INLINE void tposei_pf_advance(tposei_pf *pf, const tposei_job *job,
+                                           const tposei_geom *g, size_t tile)
+{
+    if ((pf->c += tile) < pf->bc) return;
+    pf->c = 0;
+    if ((pf->r += tile) < pf->br) return;
+    pf->cb += g->bcols;
+    tposei_pf_block(pf, job, g, tile);
+}
+
+/* Fetches the cursor's tile and moves on by one. Tiles narrower than a line share their
+   lines: the first tile of each line-wide group fetches the group. */
+TPOSEI_FORCE_INLINE void tposei_pf_tile(tposei_pf *pf, const tposei_job *job,
+                                        const tposei_geom *g, size_t tile, size_t esize)
+{
+    const size_t width = tile * esize > TPOSEI_CACHE_LINE ? tile * esize : TPOSEI_CACHE_LINE;
+    size_t i, o;
+    if (pf->rb >= job->rows) return;
+    if (pf->c * esize % width == 0) {
+        const unsigned char *p =
+            job->src + (pf->rb + pf->r) * job->src_stride + (pf->cb + pf->c) * esize;
+        for (i = 0; i < tile; i++, p += job->src_stride)
+            for (o = 0; o < width; o += TPOSEI_CACHE_LINE)
+                __builtin_prefetch((const void *)(p + o), 0, 3);
+    }
+    tposei_pf_advance(pf, job, g, tile);
+}
+
+/* A cursor `ahead` tiles past the first, those tiles already fetched. */
+TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
+                                         const tposei_geom *g, size_t tile, size_t esize)
+{
+    size_t k;
+    const size_t ahead = TPOSEI_PF_AHEAD / (tile * tile * esize) + 1;
+    pf->rb = pf->cb = 0;
+    pf->by_tile = tposei_pf_fits_l1(job->src_stride, tile);
+    if (!pf->by_tile) {
+        tposei_panel_at(&pf->panel, job, g, 0, g->pcols, esize);
+        return;
+    }
+    tposei_pf_block(pf, job, g, tile);
+    for (k = 0; k < ahead; k++) tposei_pf_tile(pf, job, g, tile, esize);
 }
 
 /* One br x bc block at source (rb, cb), written to `out` (the destination, or the stream
@@ -645,19 +746,24 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
     size_t r, c;
     for (r = 0; r < full_r; r += tile) {
         for (c = 0; c < full_c; c += tile) {
-            tposei_pf_step(pf, job, g, lines, esize);
+            if (pf->by_tile)
+                tposei_pf_tile(pf, job, g, tile, esize);
+            else
+                tposei_panel_step(&pf->panel, job, g, lines, esize);
             if (tile == 1)
                 tposei_move(out + c * os + r * esize, src + r * ss + c * esize, esize);
             else
                 kernel(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
         }
     }
-    tposei_pf_step(pf, job, g, (br * bc - full_r * full_c) * esize / TPOSEI_CACHE_LINE, esize);
     if (full_c < bc)
         tposei_any_block(out + full_c * os, os, src + full_c * esize, ss, full_r, bc - full_c,
                          esize);
     if (full_r < br)
         tposei_any_block(out + full_r * esize, os, src + full_r * ss, ss, br - full_r, bc, esize);
+    if (!pf->by_tile)
+        tposei_panel_step(&pf->panel, job, g,
+                          (br * bc - full_r * full_c) * esize / TPOSEI_CACHE_LINE, esize);
 }
 
 #define TPOSEI_STREAM_BUF 32768 /* bytes of the L1 block buffer: bcols x band elements */
@@ -671,7 +777,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_ge
     const size_t bs = g->band * esize; /* buffer row stride */
     size_t rb, cb, i;
     tposei_pf pf;
-    tposei_pf_panel(&pf, job, g, 0, g->pcols, esize);
+    tposei_pf_start(&pf, job, g, tile, esize);
     for (rb = 0; rb < job->rows; rb += g->band) {
         const size_t br = tposei_min(g->band, job->rows - rb);
         for (cb = 0; cb < job->cols; cb += g->bcols) {
