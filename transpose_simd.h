@@ -891,14 +891,89 @@ static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize
 }
 #undef TPOSEI_SKINNY_CASE
 
+/* Tall n x 8 matrices of 8-byte elements (AoS of 8 doubles to SoA): eight source rows, one
+   64-byte line each, become one line of each of the eight destination rows through three
+   levels of 64-bit unpacks and 128-bit lane shuffles (24 shuffles). The VBMI byte permutes
+   of the general skinny path need 32 two-source permutes for the same chunk and measured
+   0.61x memcpy at 4000000x8 where this network gives 0.79x. */
+TPOSEI_AVX512_INLINE void tposei_tall8_chunk(unsigned char *dst, size_t ds,
+                                             const unsigned char *src, size_t ss, int stream)
+{
+    /* (lanes 0,2 of a | lanes 0,2 of b) and (lanes 1,3 | lanes 1,3): 128-bit lane picks */
+    enum { EVEN = 0x88, ODD = 0xdd };
+    static const unsigned char order[8] = {0, 4, 2, 6, 1, 5, 3, 7}; /* row of output k */
+    __m512i r[8], t[8], u[8];
+    unsigned k;
+    TPOSEI_UNROLL
+    for (k = 0; k < 8; k++) r[k] = _mm512_loadu_si512((const void *)(src + k * ss));
+    TPOSEI_UNROLL
+    for (k = 0; k < 8; k += 2) { /* columns 0 2 4 6, and 1 3 5 7, of rows k and k+1 */
+        t[k] = _mm512_unpacklo_epi64(r[k], r[k + 1]);
+        t[k + 1] = _mm512_unpackhi_epi64(r[k], r[k + 1]);
+    }
+    TPOSEI_UNROLL
+    for (k = 0; k < 4; k++) { /* u[2j], u[2j+1]: columns (j', j'+4) and (j'+2, j'+6) of 4 rows */
+        const unsigned a = k < 2 ? 0 : 4, c = k & 1; /* rows a..a+3, even or odd columns */
+        u[2 * k] = _mm512_shuffle_i64x2(t[a + c], t[a + 2 + c], EVEN);
+        u[2 * k + 1] = _mm512_shuffle_i64x2(t[a + c], t[a + 2 + c], ODD);
+    }
+    TPOSEI_UNROLL
+    for (k = 0; k < 8; k++) { /* rows 0-3 from u[j], rows 4-7 from u[j+4] */
+        const __m512i lo = u[k / 2], hi = u[k / 2 + 4];
+        const __m512i v = k % 2 ? _mm512_shuffle_i64x2(lo, hi, ODD)
+                                : _mm512_shuffle_i64x2(lo, hi, EVEN);
+        unsigned char *d = dst + order[k] * ds;
+        if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0)
+            _mm512_stream_si512((__m512i *)d, v); /* a whole line */
+        else
+            _mm512_storeu_si512((void *)d, v);
+    }
+}
+
+/* The chunk as tile kernels, for the twin tests. */
+TPOSEI_AVX512_INLINE void tposei_u64_tall8_avx512(unsigned char *dst, size_t dst_stride,
+                                                  const unsigned char *src, size_t src_stride)
+{
+    tposei_tall8_chunk(dst, dst_stride, src, src_stride, 0);
+}
+TPOSEI_AVX512_INLINE void tposei_u64_tall8_avx512_nt(unsigned char *dst, size_t dst_stride,
+                                                     const unsigned char *src, size_t src_stride)
+{
+    tposei_tall8_chunk(dst, dst_stride, src, src_stride, 1);
+}
+
+/* The n x 8 driver: chunks of eight rows taken from two neighbouring 4 KiB pages in turn, a
+   read pattern that keeps two DRAM pages streaming (0.87x memcpy against 0.79x for one
+   sequential stream at 4000000x8; a plain sequential copy loop reaches only 0.85x of
+   glibc's page-interleaved memcpy here); the last rows % 8 through the scalar edge routine. */
+static TPOSEI_AVX512_FN void tposei_tall8_run(const tposei_job *job, int stream)
+{
+    const size_t ss = job->src_stride, ds = job->dst_stride, n = job->rows;
+    size_t i = 0, j, p;
+    for (; i + 128 <= n; i += 128)
+        for (j = 0; j < 64; j += 8)
+            for (p = 0; p < 128; p += 64)
+                tposei_tall8_chunk(job->dst + (i + p + j) * 8, ds, job->src + (i + p + j) * ss,
+                                   ss, stream);
+    for (; i + 8 <= n; i += 8)
+        tposei_tall8_chunk(job->dst + i * 8, ds, job->src + i * ss, ss, stream);
+    if (stream) tposei_stream_fence();
+    tposei_any_block(job->dst + i * 8, ds, job->src + i * ss, ss, n - i, 8, 8);
+}
+
 /* ======================================================================================== */
 // >>table
 /* ======================================================================================== */
 
 /* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
-/* The skinny path, where it fits and the CPU has VBMI; 1 when it ran. */
+/* The skinny paths: n x 8 of 8-byte elements (AVX-512F), else the VBMI path where it fits
+   and the CPU has VBMI; 1 when one ran. */
 static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
 {
+    if (esize == 8 && job->cols == 8 && job->rows >= 8) {
+        tposei_tall8_run(job, stream);
+        return 1;
+    }
     if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI)) return 0;
     tposei_skinny_run(job, esize, stream);
     return 1;
@@ -1033,6 +1108,8 @@ static const tposei_tile_entry tposei_tile_table[] = {
                 tposei_u32_16x16_avx512_nt),
     TPOSEI_TILE("u64_8x8_avx512_nt", TPOSEI_CPU_AVX512, 8, 8, 1, tposei_u64_8x8_avx512_nt),
     TPOSEI_TILE("u128_4x4_avx512_nt", TPOSEI_CPU_AVX512, 16, 4, 1, tposei_u128_4x4_avx512_nt),
+    TPOSEI_TILE("u64_tall8_avx512", TPOSEI_CPU_AVX512, 8, 8, 0, tposei_u64_tall8_avx512),
+    TPOSEI_TILE("u64_tall8_avx512_nt", TPOSEI_CPU_AVX512, 8, 8, 1, tposei_u64_tall8_avx512_nt),
 };
 #undef TPOSEI_TILE
 
