@@ -13,7 +13,7 @@
    options: -e ESIZE[,ESIZE...]  -k KERNEL[,KERNEL...] (names as tpose_kernel_name, auto, or
             peers: the other libraries built in with the Meson option `peers`)
             -n REPS (default 5)  -m MIB moved per measurement (default 1024; 0 = one pair,
-            cache-resident)  -h */
+            cache-resident)  -H (matrices on 2 MiB transparent huge pages)  -h */
 #include "bench_common.h"
 #include <unistd.h>
 
@@ -157,7 +157,7 @@ static int parse_options(options *o, int argc, char **argv)
     int c;
     memset(o, 0, sizeof *o);
     o->reps = 5;
-    while ((c = getopt(argc, argv, "r:c:e:k:n:m:h")) != -1) {
+    while ((c = getopt(argc, argv, "r:c:e:k:n:m:Hh")) != -1) {
         switch (c) {
         case 'r': o->rows = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': o->cols = (size_t)strtoull(optarg, NULL, 10); break;
@@ -168,6 +168,7 @@ static int parse_options(options *o, int argc, char **argv)
             if (parse_kernels(o, optarg)) return 1;
             break;
         case 'n': o->reps = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
+        case 'H': tb_huge_pages = 1; break;
         case 'm':
             o->pool_mib = (size_t)strtoull(optarg, NULL, 10);
             o->pool_set = 1;
@@ -189,11 +190,12 @@ int main(int argc, char **argv)
     int e;
     if (parse_options(&o, argc, argv)) {
         fprintf(stderr, "usage: tpose-bench [-r ROWS] [-c COLS] [-e ESIZE,..] [-k KERNEL,..] "
-                        "[-n REPS] [-m MIB]\n");
+                        "[-n REPS] [-m MIB] [-H]\n");
         return 2;
     }
-    printf("tpose-bench: one thread, median of %d passes; ratio = memcpy time / kernel time\n\n",
-           o.reps);
+    printf("tpose-bench: one thread, median of %d passes; ratio = memcpy time / kernel time; "
+           "%s pages\n\n",
+           o.reps, tb_huge_pages ? "2 MiB" : "4 KiB");
     print_header();
     for (e = 0; e < o.n_esizes; e++) {
         if (o.rows)

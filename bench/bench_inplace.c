@@ -12,7 +12,7 @@
 
    tpose-bench-inplace                    the issue's shapes
    tpose-bench-inplace -r 3001 -c 7919 -e 8   one shape
-   options: -n REPS (default 5)  -m MIB per pass (0 = one matrix)  -h */
+   options: -n REPS (default 5)  -m MIB per pass (0 = one matrix)  -H (2 MiB pages)  -h */
 #include "bench_common.h"
 #include <unistd.h>
 
@@ -100,7 +100,7 @@ static int run_shape(const shape *s, int reps, size_t pool_mib)
 
 static void usage(void)
 {
-    printf("tpose-bench-inplace [-r ROWS -c COLS -e ESIZE] [-n REPS] [-m MIB] [-h]\n");
+    printf("tpose-bench-inplace [-r ROWS -c COLS -e ESIZE] [-n REPS] [-m MIB] [-H] [-h]\n");
 }
 
 int main(int argc, char **argv)
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
     shape one = {0, 0, 4, 0};
     int reps = 5, opt;
     size_t pool_mib = 256, i;
-    while ((opt = getopt(argc, argv, "r:c:e:n:m:h")) != -1) {
+    while ((opt = getopt(argc, argv, "r:c:e:n:m:Hh")) != -1) {
         switch (opt) {
         case 'r':
             one.rows = (size_t)strtoull(optarg, NULL, 10);
@@ -128,6 +128,9 @@ int main(int argc, char **argv)
             break;
         case 'm':
             pool_mib = (size_t)strtoull(optarg, NULL, 10);
+            break;
+        case 'H':
+            tb_huge_pages = 1;
             break;
         default:
             usage();
