@@ -53,7 +53,8 @@
 #endif
 
 #define TPOSEI_AVX2_FN __attribute__((target("avx2")))
-#define TPOSEI_AVX512_FN __attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
+#define TPOSEI_AVX512_ATTR __attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
+#define TPOSEI_AVX512_FN TPOSEI_AVX512_ATTR
 #define TPOSEI_VBMI_FN __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512vbmi")))
 #define TPOSEI_AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
 #define TPOSEI_AVX512_INLINE \
@@ -940,6 +941,17 @@ TPOSEI_AVX512_INLINE void tposei_u64_tall8_avx512_nt(unsigned char *dst, size_t 
                                                      const unsigned char *src, size_t src_stride)
 {
     tposei_tall8_chunk(dst, dst_stride, src, src_stride, 1);
+}
+
+/* `tiles` 8x8 tiles of 8-byte elements in a row, the i-th from src + i * sstep to
+   dst + i * dstep, stored normally (the in-place skinny blocks, transpose_inplace.h; inline
+   only so that translation units without the in-place header do not warn it unused). */
+static inline TPOSEI_AVX512_ATTR void tposei_u64_8x8_strip(unsigned char *dst, size_t ds,
+                                                  const unsigned char *src, size_t ss,
+                                                  size_t tiles, size_t dstep, size_t sstep)
+{
+    size_t i;
+    for (i = 0; i < tiles; i++) tposei_tall8_chunk(dst + i * dstep, ds, src + i * sstep, ss, 0);
 }
 
 /* The n x 8 driver: chunks of eight rows taken from two neighbouring 4 KiB pages in turn, a
