@@ -331,14 +331,17 @@ static void tposei_ip_oop(unsigned char *dst, size_t dst_stride, const unsigned 
    place. Each element is loaded once and stored once, with no buffer pass. */
 #if TPOSEI_HAVE_AVX2
 
-/* 8 x 8 floats in eight rows: two unpacks, two shuffles and a 128-bit lane exchange. */
-TPOSEI_AVX2_INLINE void tposei_ip_u32_8x8_net(__m256 *r)
+/* 8 x 8 floats in eight rows: two unpacks, two shuffles and a 128-bit lane exchange. The
+   rows come and go as __m256i so that one swap body serves both networks; the casts cost
+   no instruction. */
+TPOSEI_AVX2_INLINE void tposei_ip_u32_8x8_net(__m256i *r)
 {
-    __m256 t[8], s[8];
+    __m256 f[8], t[8], s[8];
     int k;
+    for (k = 0; k < 8; k++) f[k] = _mm256_castsi256_ps(r[k]);
     for (k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);     /* a0 b0 a1 b1 | a4 b4 a5 b5 */
-        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]); /* a2 b2 a3 b3 | a6 b6 a7 b7 */
+        t[k] = _mm256_unpacklo_ps(f[k], f[k + 1]);     /* a0 b0 a1 b1 | a4 b4 a5 b5 */
+        t[k + 1] = _mm256_unpackhi_ps(f[k], f[k + 1]); /* a2 b2 a3 b3 | a6 b6 a7 b7 */
     }
     for (k = 0; k < 8; k += 4) {
         s[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);         /* a0 b0 c0 d0 | a4 .. d4 */
@@ -347,56 +350,65 @@ TPOSEI_AVX2_INLINE void tposei_ip_u32_8x8_net(__m256 *r)
         s[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE); /* a3 .. d3 | a7 .. d7 */
     }
     for (k = 0; k < 4; k++) {
-        r[k] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);     /* a_k .. h_k */
-        r[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31); /* a_k+4 .. h_k+4 */
+        f[k] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);     /* a_k .. h_k */
+        f[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31); /* a_k+4 .. h_k+4 */
+    }
+    for (k = 0; k < 8; k++) r[k] = _mm256_castps_si256(f[k]);
+}
+
+/* 4 x 4 doubles: unpacks pair rows (a0 b0 | a2 b2), a lane exchange finishes. Rows as
+   __m256i for the shared swap body, like the float network. */
+TPOSEI_AVX2_INLINE void tposei_ip_u64_4x4_net(__m256i *r)
+{
+    const __m256d a = _mm256_castsi256_pd(r[0]), b = _mm256_castsi256_pd(r[1]);
+    const __m256d c = _mm256_castsi256_pd(r[2]), d = _mm256_castsi256_pd(r[3]);
+    const __m256d t0 = _mm256_unpacklo_pd(a, b);                      /* a0 b0 | a2 b2 */
+    const __m256d t1 = _mm256_unpackhi_pd(a, b);                      /* a1 b1 | a3 b3 */
+    const __m256d t2 = _mm256_unpacklo_pd(c, d);                      /* c0 d0 | c2 d2 */
+    const __m256d t3 = _mm256_unpackhi_pd(c, d);                      /* c1 d1 | c3 d3 */
+    r[0] = _mm256_castpd_si256(_mm256_permute2f128_pd(t0, t2, 0x20)); /* a0 b0 c0 d0 */
+    r[1] = _mm256_castpd_si256(_mm256_permute2f128_pd(t1, t3, 0x20)); /* a1 b1 c1 d1 */
+    r[2] = _mm256_castpd_si256(_mm256_permute2f128_pd(t0, t2, 0x31)); /* a2 b2 c2 d2 */
+    r[3] = _mm256_castpd_si256(_mm256_permute2f128_pd(t1, t3, 0x31)); /* a3 b3 c3 d3 */
+}
+
+/* The k x k blocks at x and y (k = 32 / esize rows of one vector: 8 floats or 4 doubles)
+   swapped transposed. Written once for both sizes; esize is a constant in each caller, so
+   the loops unroll and the untaken network disappears. */
+TPOSEI_AVX2_INLINE void tposei_ip_swap_avx2(unsigned char *x, unsigned char *y, size_t st,
+                                            size_t esize)
+{
+    const int n = (int)(32 / esize);
+    __m256i a[8], b[8];
+    int k;
+    for (k = 0; k < n; k++) {
+        a[k] = _mm256_loadu_si256((const __m256i *)(const void *)(x + k * st));
+        b[k] = _mm256_loadu_si256((const __m256i *)(const void *)(y + k * st));
+    }
+    if (esize == 4) {
+        tposei_ip_u32_8x8_net(a);
+        tposei_ip_u32_8x8_net(b);
+    } else {
+        tposei_ip_u64_4x4_net(a);
+        tposei_ip_u64_4x4_net(b);
+    }
+    for (k = 0; k < n; k++) {
+        _mm256_storeu_si256((__m256i *)(void *)(y + k * st), a[k]);
+        _mm256_storeu_si256((__m256i *)(void *)(x + k * st), b[k]);
     }
 }
 
+/* The two entry points of tposei_ip_swap_fn, one per element size. */
 static TPOSEI_AVX2_FN void tposei_ip_u32_8x8_swap_avx2(unsigned char *x, unsigned char *y,
                                                        size_t st)
 {
-    __m256 a[8], b[8];
-    int k;
-    for (k = 0; k < 8; k++) {
-        a[k] = _mm256_loadu_ps((const float *)(const void *)(x + k * st));
-        b[k] = _mm256_loadu_ps((const float *)(const void *)(y + k * st));
-    }
-    tposei_ip_u32_8x8_net(a);
-    tposei_ip_u32_8x8_net(b);
-    for (k = 0; k < 8; k++) {
-        _mm256_storeu_ps((float *)(void *)(y + k * st), a[k]);
-        _mm256_storeu_ps((float *)(void *)(x + k * st), b[k]);
-    }
-}
-
-/* 4 x 4 doubles: unpacks pair rows (a0 b0 | a2 b2), a lane exchange finishes. */
-TPOSEI_AVX2_INLINE void tposei_ip_u64_4x4_net(__m256d *r)
-{
-    const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]); /* a0 b0 | a2 b2 */
-    const __m256d t1 = _mm256_unpackhi_pd(r[0], r[1]); /* a1 b1 | a3 b3 */
-    const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]); /* c0 d0 | c2 d2 */
-    const __m256d t3 = _mm256_unpackhi_pd(r[2], r[3]); /* c1 d1 | c3 d3 */
-    r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);       /* a0 b0 c0 d0 */
-    r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);       /* a1 b1 c1 d1 */
-    r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);       /* a2 b2 c2 d2 */
-    r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);       /* a3 b3 c3 d3 */
+    tposei_ip_swap_avx2(x, y, st, 4);
 }
 
 static TPOSEI_AVX2_FN void tposei_ip_u64_4x4_swap_avx2(unsigned char *x, unsigned char *y,
                                                        size_t st)
 {
-    __m256d a[4], b[4];
-    int k;
-    for (k = 0; k < 4; k++) {
-        a[k] = _mm256_loadu_pd((const double *)(const void *)(x + k * st));
-        b[k] = _mm256_loadu_pd((const double *)(const void *)(y + k * st));
-    }
-    tposei_ip_u64_4x4_net(a);
-    tposei_ip_u64_4x4_net(b);
-    for (k = 0; k < 4; k++) {
-        _mm256_storeu_pd((double *)(void *)(y + k * st), a[k]);
-        _mm256_storeu_pd((double *)(void *)(x + k * st), b[k]);
-    }
+    tposei_ip_swap_avx2(x, y, st, 8);
 }
 
 #endif /* TPOSEI_HAVE_AVX2 */
