@@ -258,17 +258,13 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best);
 
 /* Read prefetch with no temporal locality (x86 PREFETCHNTA): the block is read once, then
    written elsewhere, so it should not displace the destination lines. Never faults. */
-/* TPOSEI_PREFETCH_KEEP (PREFETCHT0): data about to be read and then written in place. */
 #if defined(__GNUC__) || defined(__clang__)
 #define TPOSEI_PREFETCH(p) __builtin_prefetch((const void *)(p), 0, 0)
-#define TPOSEI_PREFETCH_KEEP(p) __builtin_prefetch((const void *)(p), 0, 3)
 #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
 #include <xmmintrin.h>
 #define TPOSEI_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_NTA)
-#define TPOSEI_PREFETCH_KEEP(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
 #else
 #define TPOSEI_PREFETCH(p) ((void)(p))
-#define TPOSEI_PREFETCH_KEEP(p) ((void)(p))
 #endif
 
 #define TPOSEI_CACHE_LINE 64

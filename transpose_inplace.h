@@ -724,7 +724,7 @@ static void tposei_ip_prefetch_chunk(const unsigned char *p, size_t bytes)
     if (bytes <= TPOSEI_IP_PREFETCH_MAX)
         for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_PREFETCH(p + o);
     else
-        for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_PREFETCH_KEEP(p + o);
+        for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_IP_PREFETCH(p + o);
 }
 
 /* Bytes [off, off + len) of every chunk on the cycle through `start`, in gather form:
