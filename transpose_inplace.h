@@ -955,20 +955,15 @@ TPOSEI_FORCE_INLINE void tposei_ip_blocks_body(unsigned char *a, uint64_t count,
    network of transpose_simd.h: 1.08 memcpy times for the block pass of 4000000x8 doubles
    against 1.30 for the element loop. Other skinny blocks measured slower through the SIMD
    kernels (1000000x3: 0.56 -> 0.48 of memcpy in all), so they keep the loop. */
+#if TPOSEI_HAVE_AVX512
 static int tposei_ip_blocks_simd8(size_t r, size_t c, size_t esize)
 {
-    (void)r;
-    (void)c;
-    (void)esize;
-#if TPOSEI_HAVE_AVX512
     return esize == 8 && ((c == 8 && r % 8 == 0) || (r == 8 && c % 8 == 0)) &&
            tposei_cpu_has(TPOSEI_CPU_AVX512) &&
            (tposei_kernel_ceiling == TPOSE_KERNEL_AUTO ||
             tposei_kernel_ceiling >= TPOSE_KERNEL_AVX512);
-#else
-    return 0;
-#endif
 }
+#endif
 
 static void tposei_ip_blocks(unsigned char *a, uint64_t count, size_t r, size_t c, size_t esize,
                              unsigned char *buf)
