@@ -1280,6 +1280,66 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_rows(const tposei_ckg_group *g, size_t 
     }
 }
 
+#if TPOSEI_HAVE_AVX512
+/* tposei_ckg_fine_rows for 8-byte elements with AVX-512: the eight elements of one output
+   row in a tile come from eight rows at the offsets fine(j) * stride + j * 8 (added going up,
+   subtracted going down), one gather per tile row instead of eight loads and stores. */
+static TPOSEI_AVX512_FN void tposei_ckg_fine_rows_u64(const tposei_ckg_group *g, size_t i0,
+                                                      size_t i1, int down)
+{
+    const size_t st = g->st, gb = g->w * 8, ahead = (size_t)g->fmax + TPOSEI_CKG_TILE_R;
+    const __m512i lanes = _mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56);
+    size_t ib, jb, jj, r;
+    for (ib = 0; ib < i1 - i0; ib += TPOSEI_CKG_TILE_R) {
+        const size_t rows = tposei_min(TPOSEI_CKG_TILE_R, i1 - i0 - ib);
+        for (r = 0; r < TPOSEI_CKG_TILE_R && ib + ahead + r < i1 - i0; r++) /* next band */
+            tposei_ckg_prefetch_sub(
+                g->col + (down ? i1 - 1 - ib - ahead - r : i0 + ib + ahead + r) * st, gb);
+        for (jb = g->z; jb < g->w; jb += 8) {
+            const size_t je = tposei_min(jb + 8, g->w);
+            const __m512i at = _mm512_add_epi64(lanes, _mm512_set1_epi64((long long)(jb * 8)));
+            __m512i idx;
+            if (je - jb < 8) { /* the group's last, partial tile */
+                for (r = 0; r < rows; r++) {
+                    unsigned char *d = g->col + (down ? i1 - 1 - ib - r : i0 + ib + r) * st;
+                    for (jj = jb; jj < je; jj++)
+                        tposei_move(d + jj * 8, down ? d - g->fo[jj] + jj * 8
+                                                     : d + g->fo[jj] + jj * 8, 8);
+                }
+                continue;
+            }
+            idx = _mm512_loadu_si512((const void *)&g->fo[jb]);
+            idx = down ? _mm512_sub_epi64(at, idx) : _mm512_add_epi64(at, idx);
+            for (r = 0; r < rows; r++) {
+                unsigned char *d = g->col + (down ? i1 - 1 - ib - r : i0 + ib + r) * st;
+                _mm512_storeu_si512((void *)(d + jb * 8), _mm512_i64gather_epi64(idx, d, 1));
+            }
+        }
+    }
+}
+
+/* 1 when the fine rotation of 8-byte elements may use the AVX-512 gather. */
+static int tposei_ckg_gather_u64(size_t esize)
+{
+    return esize == 8 && sizeof(size_t) == 8 && tposei_cpu_has(TPOSEI_CPU_AVX512) &&
+           (tposei_kernel_ceiling == TPOSE_KERNEL_AUTO ||
+            tposei_kernel_ceiling >= TPOSE_KERNEL_AVX512);
+}
+#endif
+
+/* Output rows [i0, i1) of the group, through the gather where it applies. */
+TPOSEI_FORCE_INLINE void tposei_ckg_fine_body(const tposei_ckg_group *g, size_t i0, size_t i1,
+                                              int down, size_t esize)
+{
+#if TPOSEI_HAVE_AVX512
+    if (tposei_ckg_gather_u64(esize)) {
+        tposei_ckg_fine_rows_u64(g, i0, i1, down);
+        return;
+    }
+#endif
+    tposei_ckg_fine_rows(g, i0, i1, down, esize);
+}
+
 /* Fine rotation upwards: A[i][j] = A[(i + fine(j)) mod m][j]. Each column's rows are produced
    top to bottom, each element from a row at or below it that is still unwritten; the first
    fmax sub-rows, which the last rows wrap around to, are saved in k->panel first. */
@@ -1289,7 +1349,7 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_up(const tposei_ckg *k, const tposei_ck
     const size_t gb = g->w * esize, st = g->st, fm = (size_t)g->fmax, m = (size_t)k->m;
     size_t i, jj;
     tposei_ip_copy_rows(k->panel, gb, g->col, st, fm, gb);
-    tposei_ckg_fine_rows(g, 0, m - fm, 0, esize); /* sources i + fine(j) < m */
+    tposei_ckg_fine_body(g, 0, m - fm, 0, esize); /* sources i + fine(j) < m */
     for (i = m - fm; i < m; i++) { /* source row s = i + fine(j) wraps to saved row s - m */
         unsigned char *d = g->col + i * st;
         for (jj = g->z; jj < g->w; jj++) {
@@ -1308,7 +1368,7 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_down(const tposei_ckg *k, const tposei_
     const size_t gb = g->w * esize, st = g->st, fm = (size_t)g->fmax, m = (size_t)k->m;
     size_t i, jj;
     tposei_ip_copy_rows(k->panel, gb, g->col + (m - fm) * st, st, fm, gb);
-    tposei_ckg_fine_rows(g, fm, m, 1, esize); /* sources i - fine(j) >= 0 */
+    tposei_ckg_fine_body(g, fm, m, 1, esize); /* sources i - fine(j) >= 0 */
     for (i = fm; i-- > 0;) {                  /* i - fine(j) < 0 wraps to row m + i - fine(j) */
         unsigned char *d = g->col + i * st;
         for (jj = g->z; jj < g->w; jj++) {
