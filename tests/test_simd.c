@@ -114,6 +114,21 @@ static void check_large(tpose_kernel k)
             }
 }
 
+/* n x 8 of 8-byte elements (the AVX-512 tall8 driver): long sides that end inside a group of
+   page runs, after a pair, after a single chunk and in the scalar tail, dense and padded,
+   destinations on lines and off them. */
+static void check_tall8(tpose_kernel k)
+{
+    static const size_t longs[] = {2048 + 16 + 8 + 5, 2 * 2048 - 1, 3 * 2048 + 24, 2048};
+    size_t l, v;
+    for (l = 0; l < sizeof longs / sizeof longs[0]; l++)
+        for (v = 0; v < 3; v++) {
+            const size_t n = longs[l], dst_ld = v == 2 ? n + 3 : n;
+            check_shape(k, n, 8, 8, 8 + (v == 1), dst_ld, 8 * v, v == 0 ? 0 : 8);
+            check_shape(k, 8, n, 8, dst_ld, 8, 0, 0); /* the wide mirror */
+        }
+}
+
 static int isa_feature(const char *name, tpose_kernel *k)
 {
     *k = TPOSE_KERNEL_AVX512_STREAM;
@@ -149,6 +164,10 @@ int main(int argc, char **argv)
     } else {
         check_twins(feature);
         check_large(k);
+        if (feature == TPOSEI_CPU_AVX512) {
+            check_tall8(k);
+            check_tall8((tpose_kernel)(k - 1));
+        }
         if (k != TPOSE_KERNEL_SSE2) check_large((tpose_kernel)(k - 1)); /* the in-cache mode */
     }
     return tt_finish(argv[1]);
