@@ -560,8 +560,43 @@ TPOSEI_AVX512_INLINE void tposei_stream_row_avx512(unsigned char *dst, const uns
         _mm512_stream_si512((__m512i *)(dst + o), _mm512_loadu_si512((const void *)(buf + o)));
 }
 
+
 /* Orders the streamed stores before anything the caller does next: once per call. */
 TPOSEI_FORCE_INLINE void tposei_stream_fence(void) { _mm_sfence(); }
+
+/* A copy far larger than the caches: 256 bytes from each of four 4 KiB source pages in
+   turn, stored non-temporally, the rest (and a misaligned head) through the row streamer;
+   one fence. Four pages in flight is glibc's large-copy pattern: a single sequential
+   stream of the same loads and stores reaches only 0.85x memcpy here, and for the in-place
+   slot moves (36 copies of 4 MiB) memcpy itself took 0.90 memcpy times of the whole matrix
+   where this takes 0.52 (4 MiB sits under glibc's non-temporal threshold, so memcpy pays
+   for reading each destination line first). Inline only so that translation units without
+   the in-place header do not warn it unused. */
+#define TPOSEI_COPY_PAGE 4096
+static inline TPOSEI_AVX512_ATTR void tposei_stream_copy_avx512(unsigned char *dst,
+                                                               const unsigned char *src,
+                                                               size_t bytes)
+{
+    const size_t mis = (size_t)((uintptr_t)dst & (TPOSEI_CACHE_LINE - 1));
+    const size_t h = tposei_min(mis ? TPOSEI_CACHE_LINE - mis : 0, bytes);
+    const size_t unit = 4 * TPOSEI_COPY_PAGE;
+    size_t i, o, k;
+    tposei_copy_short(dst, src, h);
+    for (i = h; i + unit <= bytes; i += unit)
+        for (o = 0; o < TPOSEI_COPY_PAGE; o += 256) {
+            __m512i v[16];
+            TPOSEI_UNROLL
+            for (k = 0; k < 16; k++)
+                v[k] = _mm512_loadu_si512(
+                    (const void *)(src + i + (k / 4) * TPOSEI_COPY_PAGE + o + 64 * (k % 4)));
+            TPOSEI_UNROLL
+            for (k = 0; k < 16; k++)
+                _mm512_stream_si512(
+                    (__m512i *)(dst + i + (k / 4) * TPOSEI_COPY_PAGE + o + 64 * (k % 4)), v[k]);
+        }
+    tposei_stream_row_avx512(dst + i, src + i, bytes - i);
+    tposei_stream_fence();
+}
 
 typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size_t bytes);
 
@@ -891,21 +926,19 @@ static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize
 }
 #undef TPOSEI_SKINNY_CASE
 
-/* Tall n x 8 matrices of 8-byte elements (AoS of 8 doubles to SoA): eight source rows, one
-   64-byte line each, become one line of each of the eight destination rows through three
-   levels of 64-bit unpacks and 128-bit lane shuffles (24 shuffles); out[k] is the line of
-   destination row k. The VBMI byte permutes of the general skinny path need 32 two-source
-   permutes for the same chunk and measured 0.61x memcpy at 4000000x8 where this network
-   gives 0.79x. */
-TPOSEI_AVX512_INLINE void tposei_tall8_net(__m512i out[8], const unsigned char *src, size_t ss)
+/* Tall n x 8 matrices of 8-byte elements (AoS of 8 doubles to SoA), and back: eight 64-byte
+   rows become eight columns through three levels of 64-bit unpacks and 128-bit lane shuffles
+   (24 shuffles); r[k] holds row k on entry and column k on return (the transpose of 8x8 is
+   its own inverse, so one network serves both directions). The VBMI byte permutes of the
+   general skinny path need 32 two-source permutes for the same chunk and measured 0.61x
+   memcpy at 4000000x8 where this network gives 0.79x. */
+TPOSEI_AVX512_INLINE void tposei_u64_8x8_regs(__m512i r[8])
 {
     /* (lanes 0,2 of a | lanes 0,2 of b) and (lanes 1,3 | lanes 1,3): 128-bit lane picks */
     enum { EVEN = 0x88, ODD = 0xdd };
     static const unsigned char order[8] = {0, 4, 2, 6, 1, 5, 3, 7}; /* row of output k */
-    __m512i r[8], t[8], u[8];
+    __m512i t[8], u[8];
     unsigned k;
-    TPOSEI_UNROLL
-    for (k = 0; k < 8; k++) r[k] = _mm512_loadu_si512((const void *)(src + k * ss));
     TPOSEI_UNROLL
     for (k = 0; k < 8; k += 2) { /* columns 0 2 4 6, and 1 3 5 7, of rows k and k+1 */
         t[k] = _mm512_unpacklo_epi64(r[k], r[k + 1]);
@@ -920,8 +953,8 @@ TPOSEI_AVX512_INLINE void tposei_tall8_net(__m512i out[8], const unsigned char *
     TPOSEI_UNROLL
     for (k = 0; k < 8; k++) { /* rows 0-3 from u[j], rows 4-7 from u[j+4] */
         const __m512i lo = u[k / 2], hi = u[k / 2 + 4];
-        out[order[k]] = k % 2 ? _mm512_shuffle_i64x2(lo, hi, ODD)
-                              : _mm512_shuffle_i64x2(lo, hi, EVEN);
+        r[order[k]] = k % 2 ? _mm512_shuffle_i64x2(lo, hi, ODD)
+                            : _mm512_shuffle_i64x2(lo, hi, EVEN);
     }
 }
 
@@ -934,32 +967,39 @@ TPOSEI_AVX512_INLINE void tposei_tall8_store(unsigned char *d, __m512i v, int st
         _mm512_storeu_si512((void *)d, v);
 }
 
-/* Eight source rows to one line of each destination row. */
+/* `pairs` (1 or 2) chunks of eight AoS rows from `aos` (row stride `as`): tall (wide = 0)
+   to one line of each of the eight SoA rows rows[k] + o per chunk; wide, the mirror image.
+   Two chunks store two neighbouring lines per SoA row, row by row: 128-byte runs per row
+   measured 0.82x memcpy where single chunks' 64-byte runs gave 0.72-0.77x (one read stream,
+   4000000x8). */
+TPOSEI_AVX512_INLINE void tposei_rows8_chunks(unsigned char *aos, size_t as,
+                                              unsigned char *const *rows, size_t o,
+                                              unsigned pairs, int wide, int stream)
+{
+    __m512i v[2][8];
+    unsigned k, h;
+    for (h = 0; h < pairs; h++) {
+        TPOSEI_UNROLL
+        for (k = 0; k < 8; k++)
+            v[h][k] = _mm512_loadu_si512(wide ? (const void *)(rows[k] + o + 64 * h)
+                                              : (const void *)(aos + (8 * h + k) * as));
+        tposei_u64_8x8_regs(v[h]);
+    }
+    TPOSEI_UNROLL
+    for (k = 0; k < 8; k++)
+        for (h = 0; h < pairs; h++)
+            tposei_tall8_store(wide ? aos + (8 * h + k) * as : rows[k] + o + 64 * h, v[h][k],
+                               stream);
+}
+
+/* Eight source rows (stride ss) to one line of each destination row (stride ds). */
 TPOSEI_AVX512_INLINE void tposei_tall8_chunk(unsigned char *dst, size_t ds,
                                              const unsigned char *src, size_t ss, int stream)
 {
-    __m512i out[8];
+    unsigned char *rows[8];
     unsigned k;
-    tposei_tall8_net(out, src, ss);
-    TPOSEI_UNROLL
-    for (k = 0; k < 8; k++) tposei_tall8_store(dst + k * ds, out[k], stream);
-}
-
-/* Sixteen source rows to two neighbouring lines of each destination row, stored row by row:
-   128-byte runs per destination row measured 0.82x memcpy where the single chunk's 64-byte
-   runs gave 0.72-0.77x (one read stream, 4000000x8). */
-TPOSEI_AVX512_INLINE void tposei_tall8_pair(unsigned char *dst, size_t ds,
-                                            const unsigned char *src, size_t ss, int stream)
-{
-    __m512i a[8], b[8];
-    unsigned k;
-    tposei_tall8_net(a, src, ss);
-    tposei_tall8_net(b, src + 8 * ss, ss);
-    TPOSEI_UNROLL
-    for (k = 0; k < 8; k++) {
-        tposei_tall8_store(dst + k * ds, a[k], stream);
-        tposei_tall8_store(dst + k * ds + 64, b[k], stream);
-    }
+    for (k = 0; k < 8; k++) rows[k] = dst + k * ds;
+    tposei_rows8_chunks((unsigned char *)(uintptr_t)src, ss, rows, 0, 1, 0, stream);
 }
 
 /* The chunk as tile kernels, for the twin tests. */
@@ -985,32 +1025,51 @@ static inline TPOSEI_AVX512_ATTR void tposei_u64_8x8_strip(unsigned char *dst, s
     for (i = 0; i < tiles; i++) tposei_tall8_chunk(dst + i * dstep, ds, src + i * sstep, ss, 0);
 }
 
-/* The n x 8 driver: the rows in groups of TPOSEI_TALL8_STREAMS runs of TPOSEI_TALL8_RUN
-   rows, a pair of chunks taken from each run in turn, so that eight sequential read streams
-   (16 KiB apart) and 128-byte runs into each destination row are in flight at once. A plain
-   sequential copy loop reaches only 0.85x of glibc's memcpy here (which interleaves pages);
-   at 4000000x8 one stream of pairs measured 0.82x, two 4 KiB runs 0.89x, four 0.92-0.95x,
-   eight runs of 16 KiB 0.96-0.98x (eight runs of 4 KiB 0.94x, single chunks 0.82x). The
-   rest: pairs, a chunk, then the last rows % 8 through the scalar edge routine. */
+/* The n x 8 driver between n AoS rows of eight 8-byte elements at `aos` (row stride `as`)
+   and eight SoA rows rows[0..7] of n elements, either way: the rows in groups of
+   TPOSEI_TALL8_STREAMS runs of TPOSEI_TALL8_RUN rows, a pair of chunks taken from each run
+   in turn, so that eight sequential AoS streams (16 KiB apart) and 128-byte runs of each
+   SoA row are in flight at once. A plain sequential copy loop reaches only 0.85x of
+   glibc's memcpy here (which interleaves pages); at 4000000x8 one stream of pairs measured
+   0.82x, two 4 KiB runs 0.89x, four 0.92-0.95x, eight runs of 16 KiB 0.96-0.98x (eight
+   runs of 4 KiB 0.94x, single chunks 0.82x). The rest: pairs, a chunk, then element by
+   element. */
 #define TPOSEI_TALL8_STREAMS 8
 #define TPOSEI_TALL8_RUN 256
-static TPOSEI_AVX512_FN void tposei_tall8_run(const tposei_job *job, int stream)
+static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
+                                              unsigned char *const *rows, size_t n, int wide,
+                                              int stream)
 {
-    const size_t ss = job->src_stride, ds = job->dst_stride, n = job->rows;
     const size_t group = TPOSEI_TALL8_STREAMS * TPOSEI_TALL8_RUN;
-    size_t i = 0, j, p;
+    size_t i = 0, j, p, k;
     for (; i + group <= n; i += group)
         for (j = 0; j < TPOSEI_TALL8_RUN; j += 16)
             for (p = i + j; p < i + group; p += TPOSEI_TALL8_RUN)
-                tposei_tall8_pair(job->dst + p * 8, ds, job->src + p * ss, ss, stream);
-    for (; i + 16 <= n; i += 16)
-        tposei_tall8_pair(job->dst + i * 8, ds, job->src + i * ss, ss, stream);
+                tposei_rows8_chunks(aos + p * as, as, rows, p * 8, 2, wide, stream);
+    for (; i + 16 <= n; i += 16) tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream);
     if (i + 8 <= n) {
-        tposei_tall8_chunk(job->dst + i * 8, ds, job->src + i * ss, ss, stream);
+        tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 1, wide, stream);
         i += 8;
     }
     if (stream) tposei_stream_fence();
-    tposei_any_block(job->dst + i * 8, ds, job->src + i * ss, ss, n - i, 8, 8);
+    for (; i < n; i++)
+        for (k = 0; k < 8; k++) {
+            unsigned char *x = aos + i * as + 8 * k, *y = rows[k] + 8 * i;
+            if (wide)
+                tposei_move(x, y, 8);
+            else
+                tposei_move(y, x, 8);
+        }
+}
+
+/* The tall n x 8 job: destination rows every dst_stride bytes. */
+static void tposei_tall8_run(const tposei_job *job, int stream)
+{
+    unsigned char *rows[8];
+    unsigned k;
+    for (k = 0; k < 8; k++) rows[k] = job->dst + k * job->dst_stride;
+    tposei_rows8_run((unsigned char *)(uintptr_t)job->src, job->src_stride, rows, job->rows, 0,
+                     stream);
 }
 
 /* ======================================================================================== */
