@@ -798,6 +798,178 @@ static void tposei_ip_permute(unsigned char *base, size_t chunk, const tposei_pe
     }
 }
 
+/* ---- slots: n x 8 doubles in one pass through an n-element workspace --------------------
+
+   Tall A (rows = 8q, cols = 8, 8-byte elements) is eight regions R_i of q rows, each eight
+   slots of q elements long; the transpose's row c is region c, and its slot i is column c
+   of R_i: "block (i, c)". The workspace adds eight more slots, so eight slots are always
+   free. Region by region, R_i is read once and its eight columns written (AoS -> SoA,
+   non-temporal) into free slots: block (i, c) straight into its final slot when region c
+   is already done, else into a spare slot until region c frees up, then moved there. The
+   blocks moved twice are those with c >= i: 36 of 64 slot copies. With regions at memory
+   speed this is about 1.56 memcpy times against 2.2-2.3 for the blocks-then-chunk-cycles
+   path (each pass a full read-modify-write). Spare slots are chosen by a greedy plan:
+   longest-waiting blocks into the slots needed latest (the workspace's, then slots whose
+   own block arrives later); a block in the way of a direct write is moved aside first
+   (never needed for 8 regions, kept for safety). Wide input runs the same plan backwards
+   with every step inverted (SoA -> AoS regions, moves reversed). */
+#define TPOSEI_SLOT_S 8
+#define TPOSEI_SLOT_IDS (TPOSEI_SLOT_S * TPOSEI_SLOT_S + TPOSEI_SLOT_S)
+#define TPOSEI_SLOT_OPS (TPOSEI_SLOT_S + 2 * TPOSEI_SLOT_S * TPOSEI_SLOT_S)
+#ifndef TPOSEI_SLOT_MIN_ROWS
+#define TPOSEI_SLOT_MIN_ROWS 65536 /* below 4 MiB the chunk path is in cache anyway */
+#endif
+
+/* One step: region `a` to the slots `dest` (kind 0), or the block in slot `a` to slot `b`. */
+typedef struct tposei_slot_op {
+    unsigned char kind, a, b;
+    unsigned char dest[TPOSEI_SLOT_S];
+} tposei_slot_op;
+
+typedef struct tposei_slot_plan {
+    signed char occ[TPOSEI_SLOT_IDS]; /* block i*8 + c in each slot, -1 free, -2 AoS data */
+    unsigned char at[TPOSEI_SLOT_S * TPOSEI_SLOT_S]; /* slot of each block */
+    tposei_slot_op op[TPOSEI_SLOT_OPS];
+    unsigned n;
+} tposei_slot_plan;
+
+/* Slot ids: r * 8 + p is slot p of region r, 64 + w slot w of the workspace. Twice the step
+   at which a slot must be free: slot (r, p) is block (p, r)'s final place, written at step
+   p when region r is done by then, else filled right after step r; workspace slots never. */
+static unsigned tposei_slot_need(unsigned slot)
+{
+    const unsigned r = slot / TPOSEI_SLOT_S, p = slot % TPOSEI_SLOT_S;
+    if (slot >= TPOSEI_SLOT_S * TPOSEI_SLOT_S) return 4 * TPOSEI_SLOT_S;
+    return r < p ? 2 * p : 2 * r + 1;
+}
+
+static void tposei_slot_move(tposei_slot_plan *pl, unsigned from, unsigned to)
+{
+    const signed char b = pl->occ[from];
+    tposei_slot_op *op = &pl->op[pl->n++];
+    op->kind = 1;
+    op->a = (unsigned char)from;
+    op->b = (unsigned char)to;
+    pl->occ[to] = b;
+    pl->occ[from] = -1;
+    pl->at[(unsigned char)b] = (unsigned char)to;
+}
+
+/* The free slot outside `avoid` (slots that must stay free now) needed latest. */
+static unsigned tposei_slot_spare(const tposei_slot_plan *pl, const unsigned char *avoid)
+{
+    unsigned s, best = TPOSEI_SLOT_IDS;
+    for (s = 0; s < TPOSEI_SLOT_IDS; s++)
+        if (pl->occ[s] == -1 && !avoid[s] &&
+            (best == TPOSEI_SLOT_IDS || tposei_slot_need(s) > tposei_slot_need(best)))
+            best = s;
+    return best;
+}
+
+/* Region i's step: free its direct targets, place its blocks, then move every block of
+   column i waiting elsewhere into region i, which is now free. */
+static void tposei_slot_step(tposei_slot_plan *pl, unsigned i)
+{
+    enum { S = TPOSEI_SLOT_S };
+    unsigned char avoid[TPOSEI_SLOT_IDS] = {0};
+    tposei_slot_op *op;
+    unsigned c, j;
+    for (c = 0; c < i; c++) avoid[c * S + i] = 1;
+    for (c = 0; c < i; c++)
+        if (pl->occ[c * S + i] != -1) tposei_slot_move(pl, c * S + i, tposei_slot_spare(pl, avoid));
+    op = &pl->op[pl->n++];
+    op->kind = 0;
+    op->a = (unsigned char)i;
+    for (c = 0; c < i; c++) op->dest[c] = (unsigned char)(c * S + i);
+    for (c = S; c-- > i;) { /* blocks waiting longest take the slots needed latest */
+        const unsigned slot = tposei_slot_spare(pl, avoid);
+        avoid[slot] = 1;
+        op->dest[c] = (unsigned char)slot;
+    }
+    for (j = 0; j < S; j++) pl->occ[i * S + j] = -1;
+    for (c = 0; c < S; c++) {
+        pl->occ[op->dest[c]] = (signed char)(i * S + c);
+        pl->at[i * S + c] = op->dest[c];
+    }
+    for (j = 0; j <= i; j++)
+        if (pl->at[j * S + i] != i * S + j) tposei_slot_move(pl, pl->at[j * S + i], i * S + j);
+}
+
+static void tposei_slot_plan_make(tposei_slot_plan *pl)
+{
+    unsigned s;
+    for (s = 0; s < TPOSEI_SLOT_IDS; s++) pl->occ[s] = (signed char)(s < TPOSEI_SLOT_S * TPOSEI_SLOT_S ? -2 : -1);
+    pl->n = 0;
+    for (s = 0; s < TPOSEI_SLOT_S; s++) tposei_slot_step(pl, s);
+}
+
+/* One region between AoS (8 doubles a row) and eight SoA slots, either way. */
+static void tposei_slot_region(unsigned char *aos, unsigned char *const *rows, size_t q, int wide)
+{
+    size_t i, k;
+#if TPOSEI_HAVE_AVX512
+    if (tposei_ip_simd_allowed(TPOSEI_CPU_AVX512, TPOSE_KERNEL_AVX512_STREAM)) {
+        tposei_rows8_run(aos, 64, rows, q, wide, 1);
+        return;
+    }
+#endif
+    for (i = 0; i < q; i++)
+        for (k = 0; k < 8; k++) {
+            unsigned char *x = aos + 64 * i + 8 * k, *y = rows[k] + 8 * i;
+            if (wide)
+                tposei_move(x, y, 8);
+            else
+                tposei_move(y, x, 8);
+        }
+}
+
+/* One slot to another: streamed past the caches where AVX-512 is allowed (the slots are
+   far larger than the caches and read back only much later). */
+static void tposei_slot_copy(unsigned char *dst, const unsigned char *src, size_t bytes)
+{
+#if TPOSEI_HAVE_AVX512
+    if (tposei_ip_simd_allowed(TPOSEI_CPU_AVX512, TPOSE_KERNEL_AVX512_STREAM)) {
+        tposei_stream_copy_avx512(dst, src, bytes);
+        return;
+    }
+#endif
+    tposei_ip_copy(dst, src, bytes);
+}
+
+/* 1 when the shape takes the slot path: 8 columns (or rows) of 8 bytes, a long side that is
+   a multiple of 8 and at least TPOSEI_SLOT_MIN_ROWS. */
+static int tposei_ip_slots_fit(uint64_t big, uint64_t small, size_t esize)
+{
+    return esize == 8 && small == TPOSEI_SLOT_S && big % TPOSEI_SLOT_S == 0 &&
+           big >= TPOSEI_SLOT_MIN_ROWS;
+}
+
+/* Runs the plan on a (8q x 8 when tall, else 8 x 8q) with 8 slots of workspace at w. */
+static void tposei_ip_slots(unsigned char *a, uint64_t big, int tall, unsigned char *w)
+{
+    enum { S = TPOSEI_SLOT_S };
+    const size_t q = (size_t)(big / S), slot = q * 8;
+    tposei_slot_plan pl;
+    unsigned char *at[TPOSEI_SLOT_IDS];
+    unsigned k, c;
+    for (k = 0; k < TPOSEI_SLOT_IDS; k++)
+        at[k] = k < S * S ? a + k * slot : w + (k - S * S) * slot;
+    tposei_slot_plan_make(&pl);
+    for (k = 0; k < pl.n; k++) {
+        const tposei_slot_op *op = &pl.op[tall ? k : pl.n - 1 - k];
+        if (op->kind == 1) {
+            if (tall)
+                tposei_slot_copy(at[op->b], at[op->a], slot);
+            else
+                tposei_slot_copy(at[op->a], at[op->b], slot);
+        } else {
+            unsigned char *rows[S];
+            for (c = 0; c < S; c++) rows[c] = at[op->dest[c]];
+            tposei_slot_region(a + op->a * S * slot, rows, q, !tall);
+        }
+    }
+}
+
 /* ---- workspace layout ------------------------------------------------------------------ */
 
 /* Which algorithm a shape takes and the workspace parts it needs (bytes, 0 = absent). */
@@ -805,6 +977,7 @@ typedef enum tposei_ip_path {
     TPOSEI_IP_NOTHING, /* empty, one row or one column: memory is already the transpose */
     TPOSEI_IP_SQUARE,
     TPOSEI_IP_SKINNY,
+    TPOSEI_IP_SLOTS, /* n x 8 doubles: regions into workspace slots, one pass */
     TPOSEI_IP_GCD,
     TPOSEI_IP_CKG /* Catanzaro-Keller-Garland C2R / R2C */
 } tposei_ip_path;
@@ -882,6 +1055,8 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
             return 0;
         pl->part[2] = w / 8;
         return 1;
+    case TPOSEI_IP_SLOTS: /* eight slots of big / 8 elements */
+        return tposei_ip_mul_add(big, esize, 0, &pl->part[0]);
     case TPOSEI_IP_GCD: /* carry, bitmap of a x g x b chunks */
         k = (size_t)(pl->big / pl->t) * (size_t)(pl->small / pl->t);
         if (!tposei_ip_mul_add((size_t)pl->t, esize, 0, &pl->part[0]) ||
@@ -900,7 +1075,8 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
     }
 }
 
-/* The path and workspace of a shape. Skinny first (blocks in cache beat everything when
+/* The path and workspace of a shape. n x 8 doubles take the slots, other skinny shapes the
+   skinny path (blocks in cache beat everything when
    one side is short), then the gcd path when gcd chunks span a cache line and their
    bitmap stays below one long row, else C2R / R2C. Returns 0 when sizes overflow. */
 static int tposei_ip_choose(tposei_ip_plan *pl, size_t rows, size_t cols, size_t esize)
@@ -920,7 +1096,9 @@ static int tposei_ip_choose(tposei_ip_plan *pl, size_t rows, size_t cols, size_t
         return 1;
     }
     pl->t = tposei_gcd(pl->big, pl->small);
-    if (pl->small <= TPOSEI_IP_SKINNY_MAX) {
+    if (tposei_ip_slots_fit(pl->big, pl->small, esize)) {
+        pl->path = TPOSEI_IP_SLOTS;
+    } else if (pl->small <= TPOSEI_IP_SKINNY_MAX) {
         pl->path = TPOSEI_IP_SKINNY;
         pl->t = tposei_ip_skinny_t(pl->big, esize);
     } else if (pl->t * esize >= TPOSEI_CACHE_LINE && elems / pl->t / 8 <= pl->big * esize) {
@@ -1526,6 +1704,9 @@ static void tposei_ip_with_work(unsigned char *a, size_t rows, size_t cols, size
             tposei_ip_skinny_wide(a, pl->big, pl->small, pl->t, esize, part[0], part[1],
                                   pl->part[0], part[2]);
         return;
+    case TPOSEI_IP_SLOTS:
+        tposei_ip_slots(a, pl->big, tall, part[0]);
+        return;
     case TPOSEI_IP_GCD:
         tposei_ip_zero(part[1], pl->part[1]);
         tposei_ip_gcd(a, rows, cols, pl->t, esize, part[0], pl->part[0], part[1]);
@@ -1548,7 +1729,7 @@ static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t
     tposei_perm p;
     /* skinny blocks that divide the long side and fit the stack buffer */
     const uint64_t t =
-        pl->path != TPOSEI_IP_SKINNY
+        pl->path != TPOSEI_IP_SKINNY && pl->path != TPOSEI_IP_SLOTS
             ? 0
             : tposei_ip_skinny_div(pl->big, esize, TPOSEI_IP_CARRY_BYTES / (pl->small * esize), 0);
     if (t) {

@@ -40,7 +40,7 @@ static int inplace_pass(const tb_pool *pool, const dir_ctx *d)
 
 static const char *path_name(size_t rows, size_t cols, size_t esize)
 {
-    static const char *const names[] = {"none", "square", "skinny", "gcd", "ckg"};
+    static const char *const names[] = {"none", "square", "skinny", "slots", "gcd", "ckg"};
     tposei_ip_plan pl;
     if (!tposei_ip_choose(&pl, rows, cols, esize)) return "?";
     if (pl.path == TPOSEI_IP_CKG) return rows > cols ? "c2r" : "r2c";

@@ -28,6 +28,9 @@ static void tt_counting_free(void *p)
 
 #define TPOSE_MALLOC(bytes) tt_counting_malloc(bytes)
 #define TPOSE_FREE(ptr)     tt_counting_free(ptr)
+/* n x 8 doubles take the slot path from 64 rows here (65536 in the library), so that small
+   shapes cross every edge of it. */
+#define TPOSEI_SLOT_MIN_ROWS 64
 #define TPOSE_IMPLEMENTATION
 #include "transpose_inplace.h"
 #include "tpose_test.h"
@@ -38,7 +41,7 @@ static const size_t esizes[] = {1, 2, 3, 4, 8, 12, 16};
 enum work_mode { WORK_CALLER, WORK_NULL, WORK_MALLOC_FAILS, WORK_MODES };
 static const char *const mode_names[] = {"caller work", "work NULL", "malloc fails"};
 
-static long path_hits[5];
+static long path_hits[6];
 
 /* Guarded arenas grown on demand. */
 static unsigned char *mat_buf, *want_buf, *orig_buf, *work_buf;
@@ -230,6 +233,34 @@ static void errors_leave_matrix_untouched(void)
 }
 
 /* n x n blocks inside a wider ld: the block is transposed, the columns beyond it kept. */
+/* The slot path (n x 8 doubles, both ways): every long side from 64 to 384 rows, long sides
+   that end inside the SIMD driver's page-run group, after a pair, after a chunk and in its
+   scalar tail, and the same with the SIMD kernels limited away (the portable region loop).
+   The plan itself must move each block to its final slot (checked by the result) with
+   s(s+1)/2 = 36 slot copies for 8 regions, none spent on moving a block out of the way. */
+static void slots(void)
+{
+    static const size_t longs[] = {8 * (2048 + 8), 8 * (2048 + 16 + 8 + 3), 8 * 4096};
+    tposei_slot_plan pl;
+    unsigned k, moves = 0;
+    size_t n, l;
+    tposei_slot_plan_make(&pl);
+    for (k = 0; k < pl.n; k++) moves += pl.op[k].kind == 1;
+    TT_CHECK(moves == 36, "slot plan: %u block copies, 36 expected", moves);
+    for (n = 64; n <= 384; n += 8) {
+        check_all_modes(n, 8, 8);
+        check_all_modes(8, n, 8);
+    }
+    for (l = 0; l < sizeof longs / sizeof *longs; l++) {
+        check_all_modes(longs[l], 8, 8);
+        check_all_modes(8, longs[l], 8);
+    }
+    tpose_kernel_limit(TPOSE_KERNEL_SWAR);
+    check_all_modes(longs[1], 8, 8);
+    check_all_modes(8, longs[1], 8);
+    tpose_kernel_limit(TPOSE_KERNEL_AUTO);
+}
+
 static void check_square(size_t n, size_t ld, size_t es);
 
 /* Sizes crossing every tile edge, then sizes spanning several super-blocks of tiles. */
@@ -361,11 +392,12 @@ int main(void)
     errors_leave_matrix_untouched();
     square_every_kernel();
     plans();
+    slots();
     TT_CHECK(path_hits[TPOSEI_IP_SQUARE] && path_hits[TPOSEI_IP_SKINNY] &&
-                 path_hits[TPOSEI_IP_GCD] && path_hits[TPOSEI_IP_CKG],
-             "a path was never exercised: square %ld skinny %ld gcd %ld ckg %ld",
-             path_hits[TPOSEI_IP_SQUARE], path_hits[TPOSEI_IP_SKINNY], path_hits[TPOSEI_IP_GCD],
-             path_hits[TPOSEI_IP_CKG]);
+                 path_hits[TPOSEI_IP_SLOTS] && path_hits[TPOSEI_IP_GCD] && path_hits[TPOSEI_IP_CKG],
+             "a path was never exercised: square %ld skinny %ld slots %ld gcd %ld ckg %ld",
+             path_hits[TPOSEI_IP_SQUARE], path_hits[TPOSEI_IP_SKINNY], path_hits[TPOSEI_IP_SLOTS],
+             path_hits[TPOSEI_IP_GCD], path_hits[TPOSEI_IP_CKG]);
     free(mat_buf);
     free(want_buf);
     free(orig_buf);
