@@ -1012,7 +1012,7 @@ TPOSEI_AVX512_INLINE void tposei_tall8_chunk(unsigned char *dst, size_t ds,
     unsigned char *rows[8];
     unsigned k;
     for (k = 0; k < 8; k++) rows[k] = dst + k * ds;
-    tposei_rows8_chunks((unsigned char *)(uintptr_t)src, ss, rows, 0, 1, 0, stream);
+    tposei_rows8_chunks((unsigned char *)src, ss, rows, 0, 1, 0, stream); /* only read */
 }
 
 /* The chunk as tile kernels, for the twin tests. */
@@ -1081,7 +1081,7 @@ static void tposei_tall8_run(const tposei_job *job, int stream)
     unsigned char *rows[8];
     unsigned k;
     for (k = 0; k < 8; k++) rows[k] = job->dst + k * job->dst_stride;
-    tposei_rows8_run((unsigned char *)(uintptr_t)job->src, job->src_stride, rows, job->rows, 0,
+    tposei_rows8_run((unsigned char *)job->src, job->src_stride, rows, job->rows, 0, /* read */
                      stream);
 }
 
