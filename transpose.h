@@ -364,6 +364,24 @@ TPOSEI_FORCE_INLINE void tposei_move(unsigned char *TPOSE_RESTRICT dst,
     }
 }
 
+/* Rows [i, n) between n AoS rows of eight 8-byte elements at `aos` (row stride `as`) and
+   eight SoA rows rows[0..7], one element at a time: AoS -> SoA, or back with `wide`. The
+   scalar form of the n x 8 driver (its tail, and the in-place slot path without SIMD). */
+TPOSEI_FORCE_INLINE void tposei_rows8_scalar(unsigned char *aos, size_t as,
+                                             unsigned char *const *rows, size_t i, size_t n,
+                                             int wide)
+{
+    size_t k;
+    for (; i < n; i++)
+        for (k = 0; k < 8; k++) {
+            unsigned char *x = aos + i * as + 8 * k, *y = rows[k] + 8 * i;
+            if (wide)
+                tposei_move(x, y, 8);
+            else
+                tposei_move(y, x, 8);
+        }
+}
+
 /* The reference: destination row i is source column i, one element at a time. */
 TPOSEI_FORCE_INLINE void tposei_any_naive(const tposei_job *job, size_t esize)
 {

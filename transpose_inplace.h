@@ -810,9 +810,9 @@ static void tposei_ip_permute(unsigned char *base, size_t chunk, const tposei_pe
    speed this is about 1.56 memcpy times against 2.2-2.3 for the blocks-then-chunk-cycles
    path (each pass a full read-modify-write). Spare slots are chosen by a greedy plan:
    longest-waiting blocks into the slots needed latest (the workspace's, then slots whose
-   own block arrives later); a block in the way of a direct write is moved aside first
-   (never needed for 8 regions, kept for safety). Wide input runs the same plan backwards
-   with every step inverted (SoA -> AoS regions, moves reversed). */
+   own block arrives later), which leaves every direct target free when its region comes
+   (TPOSE_ASSERT; test_inplace checks it and the plan's 36 copies). Wide input runs the
+   same plan backwards with every step inverted (SoA -> AoS regions, moves reversed). */
 #define TPOSEI_SLOT_S 8
 #define TPOSEI_SLOT_IDS (TPOSEI_SLOT_S * TPOSEI_SLOT_S + TPOSEI_SLOT_S)
 #define TPOSEI_SLOT_OPS (TPOSEI_SLOT_S + 2 * TPOSEI_SLOT_S * TPOSEI_SLOT_S)
@@ -866,7 +866,7 @@ static unsigned tposei_slot_spare(const tposei_slot_plan *pl, const unsigned cha
     return best;
 }
 
-/* Region i's step: free its direct targets, place its blocks, then move every block of
+/* Region i's step: place its blocks, direct where region c is done, then move every block of
    column i waiting elsewhere into region i, which is now free. */
 static void tposei_slot_step(tposei_slot_plan *pl, unsigned i)
 {
@@ -874,9 +874,10 @@ static void tposei_slot_step(tposei_slot_plan *pl, unsigned i)
     unsigned char avoid[TPOSEI_SLOT_IDS] = {0};
     tposei_slot_op *op;
     unsigned c, j;
-    for (c = 0; c < i; c++) avoid[c * S + i] = 1;
-    for (c = 0; c < i; c++)
-        if (pl->occ[c * S + i] != -1) tposei_slot_move(pl, c * S + i, tposei_slot_spare(pl, avoid));
+    for (c = 0; c < i; c++) {
+        TPOSE_ASSERT(pl->occ[c * S + i] == -1); /* the direct target is free */
+        avoid[c * S + i] = 1;
+    }
     op = &pl->op[pl->n++];
     op->kind = 0;
     op->a = (unsigned char)i;
@@ -898,7 +899,8 @@ static void tposei_slot_step(tposei_slot_plan *pl, unsigned i)
 static void tposei_slot_plan_make(tposei_slot_plan *pl)
 {
     unsigned s;
-    for (s = 0; s < TPOSEI_SLOT_IDS; s++) pl->occ[s] = (signed char)(s < TPOSEI_SLOT_S * TPOSEI_SLOT_S ? -2 : -1);
+    for (s = 0; s < TPOSEI_SLOT_IDS; s++)
+        pl->occ[s] = (signed char)(s < TPOSEI_SLOT_S * TPOSEI_SLOT_S ? -2 : -1);
     pl->n = 0;
     for (s = 0; s < TPOSEI_SLOT_S; s++) tposei_slot_step(pl, s);
 }
@@ -906,21 +908,13 @@ static void tposei_slot_plan_make(tposei_slot_plan *pl)
 /* One region between AoS (8 doubles a row) and eight SoA slots, either way. */
 static void tposei_slot_region(unsigned char *aos, unsigned char *const *rows, size_t q, int wide)
 {
-    size_t i, k;
 #if TPOSEI_HAVE_AVX512
     if (tposei_ip_simd_allowed(TPOSEI_CPU_AVX512, TPOSE_KERNEL_AVX512_STREAM)) {
         tposei_rows8_run(aos, 64, rows, q, wide, 1);
         return;
     }
 #endif
-    for (i = 0; i < q; i++)
-        for (k = 0; k < 8; k++) {
-            unsigned char *x = aos + 64 * i + 8 * k, *y = rows[k] + 8 * i;
-            if (wide)
-                tposei_move(x, y, 8);
-            else
-                tposei_move(y, x, 8);
-        }
+    tposei_rows8_scalar(aos, 64, rows, 0, q, wide);
 }
 
 /* One slot to another: streamed past the caches where AVX-512 is allowed (the slots are
@@ -950,21 +944,21 @@ static void tposei_ip_slots(unsigned char *a, uint64_t big, int tall, unsigned c
     enum { S = TPOSEI_SLOT_S };
     const size_t q = (size_t)(big / S), slot = q * 8;
     tposei_slot_plan pl;
-    unsigned char *at[TPOSEI_SLOT_IDS];
+    unsigned char *addr[TPOSEI_SLOT_IDS];
     unsigned k, c;
     for (k = 0; k < TPOSEI_SLOT_IDS; k++)
-        at[k] = k < S * S ? a + k * slot : w + (k - S * S) * slot;
+        addr[k] = k < S * S ? a + k * slot : w + (k - S * S) * slot;
     tposei_slot_plan_make(&pl);
     for (k = 0; k < pl.n; k++) {
         const tposei_slot_op *op = &pl.op[tall ? k : pl.n - 1 - k];
         if (op->kind == 1) {
             if (tall)
-                tposei_slot_copy(at[op->b], at[op->a], slot);
+                tposei_slot_copy(addr[op->b], addr[op->a], slot);
             else
-                tposei_slot_copy(at[op->a], at[op->b], slot);
+                tposei_slot_copy(addr[op->a], addr[op->b], slot);
         } else {
             unsigned char *rows[S];
-            for (c = 0; c < S; c++) rows[c] = at[op->dest[c]];
+            for (c = 0; c < S; c++) rows[c] = addr[op->dest[c]];
             tposei_slot_region(a + op->a * S * slot, rows, q, !tall);
         }
     }

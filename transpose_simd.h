@@ -560,7 +560,6 @@ TPOSEI_AVX512_INLINE void tposei_stream_row_avx512(unsigned char *dst, const uns
         _mm512_stream_si512((__m512i *)(dst + o), _mm512_loadu_si512((const void *)(buf + o)));
 }
 
-
 /* Orders the streamed stores before anything the caller does next: once per call. */
 TPOSEI_FORCE_INLINE void tposei_stream_fence(void) { _mm_sfence(); }
 
@@ -1054,25 +1053,19 @@ static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
                                               int stream)
 {
     const size_t group = TPOSEI_TALL8_STREAMS * TPOSEI_TALL8_RUN;
-    size_t i = 0, j, p, k;
+    size_t i = 0, j, p;
     for (; i + group <= n; i += group)
         for (j = 0; j < TPOSEI_TALL8_RUN; j += 16)
             for (p = i + j; p < i + group; p += TPOSEI_TALL8_RUN)
                 tposei_rows8_chunks(aos + p * as, as, rows, p * 8, 2, wide, stream);
-    for (; i + 16 <= n; i += 16) tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream);
+    for (; i + 16 <= n; i += 16)
+        tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream);
     if (i + 8 <= n) {
         tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 1, wide, stream);
         i += 8;
     }
     if (stream) tposei_stream_fence();
-    for (; i < n; i++)
-        for (k = 0; k < 8; k++) {
-            unsigned char *x = aos + i * as + 8 * k, *y = rows[k] + 8 * i;
-            if (wide)
-                tposei_move(x, y, 8);
-            else
-                tposei_move(y, x, 8);
-        }
+    tposei_rows8_scalar(aos, as, rows, i, n, wide);
 }
 
 /* The tall n x 8 job: destination rows every dst_stride bytes. */
@@ -1117,7 +1110,7 @@ TPOSEI_FORCE_INLINE int tposei_row_fn_given(tposei_row_fn f) { return f != NULL;
 #define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, stream)                     \
     static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
     {                                                                                      \
-        if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                                \
+        if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
             tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                \
     }
 

@@ -31,6 +31,8 @@ static void tt_counting_free(void *p)
 /* n x 8 doubles take the slot path from 64 rows here (65536 in the library), so that small
    shapes cross every edge of it. */
 #define TPOSEI_SLOT_MIN_ROWS 64
+#include <assert.h>
+#define TPOSE_ASSERT(x) assert(x) /* the library's internal preconditions, checked */
 #define TPOSE_IMPLEMENTATION
 #include "transpose_inplace.h"
 #include "tpose_test.h"
