@@ -607,6 +607,7 @@ typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size
    unit of prefetch. */
 typedef struct tposei_geom {
     size_t band, bcols, pcols;
+    size_t lead; /* buffered mode, misaligned destination rows: source rows taken again */
 } tposei_geom;
 
 /* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
@@ -623,6 +624,15 @@ typedef struct tposei_geom {
    0.98 -> 1.07, 8192x4096 f32 0.95 -> 1.06, 16384^2 u8 0.40 either way; but at 32 KiB
    (8192^2 f32) 0.59 -> 0.42, so longer strides keep 16x4. */
 #define TPOSEI_ALIAS_WIDE_MAX 32768
+#ifndef TPOSEI_STREAM_BUF
+#define TPOSEI_STREAM_BUF 32768 /* bytes of the L1 block buffer: bcols x band elements */
+#endif
+#ifndef TPOSEI_BUF_LESS
+#define TPOSEI_BUF_LESS 1
+#endif
+#ifndef TPOSEI_BUF_UNITS
+#define TPOSEI_BUF_UNITS 8
+#endif
 enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
 
 TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int mode)
@@ -633,9 +643,10 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.band = mode == TPOSEI_GEOM_CACHE    ? unit
              : mode == TPOSEI_GEOM_DIRECT ? 16 * unit
              : mode == TPOSEI_GEOM_ALIAS  ? 2 * unit
-                                          : 8 * unit;
+                                          : TPOSEI_BUF_UNITS * unit;
     g.bcols = mode == TPOSEI_GEOM_DIRECT ? 4 * unit : mode == TPOSEI_GEOM_ALIAS ? 8 * unit : unit;
     g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * g.bcols : g.bcols;
+    g.lead = 0;
     return g;
 }
 
@@ -811,7 +822,49 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
                           (br * bc - full_r * full_c) * esize / TPOSEI_CACHE_LINE, esize);
 }
 
-#define TPOSEI_STREAM_BUF 32768 /* bytes of the L1 block buffer: bcols x band elements */
+
+/* Where band runs meet in destination row `drow`: the byte offset of the line boundary at
+   or before element r, the row's own ends excepted. Bands that meet there write every line
+   of the row whole, each once, the first and last excepted. */
+TPOSEI_FORCE_INLINE size_t tposei_run_edge(const unsigned char *drow, size_t r, size_t rows,
+                                           size_t esize)
+{
+    const uintptr_t at = (uintptr_t)drow + r * esize;
+    if (r == 0 || r == rows) return r * esize;
+    return (size_t)((at & ~(uintptr_t)(TPOSEI_CACHE_LINE - 1)) - (uintptr_t)drow);
+}
+
+/* One block of the buffered mode: transposed into the L1 buffer, whose rows leave through
+   `stream`. Where destination rows do not start on cache lines (g->lead > 0) the block
+   also takes the g->lead source rows above it (one line of destination) and each row
+   leaves from the line boundary at or before the band's first element to the one before
+   the next band's: every line but a row's first and last is then one non-temporal store,
+   where runs cut at element boundaries stored two partial lines each (read for ownership,
+   written back, each twice: 3001x7919 floats 0.46x memcpy). The lead rows were read one
+   band earlier and are not prefetched again. */
+TPOSEI_FORCE_INLINE void tposei_buffer_block(const tposei_job *job, const tposei_geom *g,
+                                             tposei_pf *pf, size_t rb, size_t cb, size_t br,
+                                             size_t bc, size_t esize, size_t tile,
+                                             tposei_tile_fn kernel, tposei_row_fn stream,
+                                             unsigned char *buf)
+{
+    const size_t lead = rb ? g->lead : 0, bs = (g->band + g->lead) * esize;
+    const size_t xb = rb - lead; /* first source row in the buffer */
+    size_t i;
+    if (lead) {
+        tposei_pf idle; /* a cursor past the end: the lead rows fetch nothing */
+        idle.rb = job->rows;
+        idle.by_tile = 1;
+        tposei_simd_block(job, g, &idle, xb, cb, lead, bc, esize, tile, kernel, buf, bs);
+    }
+    tposei_simd_block(job, g, pf, rb, cb, br, bc, esize, tile, kernel, buf + lead * esize, bs);
+    for (i = 0; i < bc; i++) {
+        unsigned char *drow = job->dst + (cb + i) * job->dst_stride;
+        const size_t lo = tposei_run_edge(drow, rb, job->rows, esize);
+        const size_t hi = tposei_run_edge(drow, rb + br, job->rows, esize);
+        stream(drow + lo, buf + i * bs + (lo - xb * esize), hi - lo);
+    }
+}
 
 /* Walks the blocks band by band: each block goes to `out` at (rb, cb) (the destination,
    or with `stream` the L1 buffer, whose rows then leave through `stream`). */
@@ -819,22 +872,20 @@ TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_ge
                                           size_t esize, size_t tile, tposei_tile_fn kernel,
                                           tposei_row_fn stream, unsigned char *buf)
 {
-    const size_t bs = g->band * esize; /* buffer row stride */
-    size_t rb, cb, i;
+    size_t rb, cb;
     tposei_pf pf;
     tposei_pf_start(&pf, job, g, tile, esize);
     for (rb = 0; rb < job->rows; rb += g->band) {
         const size_t br = tposei_min(g->band, job->rows - rb);
         for (cb = 0; cb < job->cols; cb += g->bcols) {
             const size_t bc = tposei_min(g->bcols, job->cols - cb);
-            unsigned char *dst = job->dst + cb * job->dst_stride + rb * esize;
-            if (!stream) {
-                tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, dst,
+            if (stream)
+                tposei_buffer_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, stream,
+                                    buf);
+            else
+                tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel,
+                                  job->dst + cb * job->dst_stride + rb * esize,
                                   job->dst_stride);
-                continue;
-            }
-            tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, buf, bs);
-            for (i = 0; i < bc; i++) stream(dst + i * job->dst_stride, buf + i * bs, br * esize);
         }
     }
 }
@@ -864,7 +915,11 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, NULL);
     } else {
         g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
-        TPOSE_ASSERT(g.band * g.bcols * esize <= TPOSEI_STREAM_BUF);
+        if (!aligned) { /* one line of destination taken again, inside the same buffer */
+            g.lead = TPOSEI_CACHE_LINE / esize;
+            g.band -= TPOSEI_BUF_LESS * g.lead;
+        }
+        TPOSE_ASSERT((g.band + g.lead) * g.bcols * esize <= TPOSEI_STREAM_BUF);
         tposei_simd_walk(job, &g, esize, tile, kernel, stream, buf);
     }
     tposei_stream_fence();
