@@ -383,6 +383,19 @@ TPOSEI_AVX512_INLINE __m512i tposei_avx512_gather4(const unsigned char *s, size_
     return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);                  /* r0..r3 */
 }
 
+/* Column quarter (16 bytes wide) of a 4n x 4n tile at `src`, n = 16/esize: vector k holds
+   source rows k, n+k, 2n+k, 3n+k in its lanes; after the network x[j] is destination row j
+   of the quarter (64 bytes). */
+TPOSEI_AVX512_INLINE void tposei_avx512_quarter(__m512i *x, const unsigned char *src,
+                                                size_t src_stride, size_t esize)
+{
+    const unsigned n = (unsigned)(16 / esize);
+    unsigned k;
+    TPOSEI_UNROLL
+    for (k = 0; k < n; k++) x[k] = tposei_avx512_gather4(src + k * src_stride, n * src_stride);
+    if (n > 1) tposei_avx512_net(x, esize);
+}
+
 /* A 4n x 4n tile, n = 16/esize, as four column quarters of n elements: vector k holds
    source rows k, n+k, 2n+k, 3n+k in its lanes; after the network vector j is one whole
    destination row (64 bytes) of the quarter. With `nt` those rows are stored non-temporally
@@ -396,11 +409,8 @@ TPOSEI_AVX512_INLINE void tposei_avx512_tile(unsigned char *dst, size_t dst_stri
     __m512i x[16];
     TPOSEI_UNROLL
     for (g = 0; g < 4; g++) {
-        const unsigned char *s = src + g * 16;
         unsigned char *d = dst + g * n * dst_stride;
-        TPOSEI_UNROLL
-        for (k = 0; k < n; k++) x[k] = tposei_avx512_gather4(s + k * src_stride, n * src_stride);
-        if (n > 1) tposei_avx512_net(x, esize);
+        tposei_avx512_quarter(x, src + g * 16, src_stride, esize);
         TPOSEI_UNROLL
         for (k = 0; k < n; k++) {
             if (nt)
@@ -432,6 +442,96 @@ TPOSEI_AVX512_KERNELS(tposei_u32_16x16_avx512, 4)
 TPOSEI_AVX512_KERNELS(tposei_u64_8x8_avx512, 8)
 TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
 #undef TPOSEI_AVX512_KERNELS
+
+/* Destination rows off cache lines (direct stream mode). A tile's 64-byte row chunk at P,
+   m = P mod 64 bytes past a line boundary, completes the line at P - m together with the
+   last m bytes of the chunk before it in the same row (`carry`, 64 bytes per row), so each
+   line leaves as one non-temporal store; the chunk then becomes the carry. Two-source
+   permutes join the pair: words (AVX-512BW) where every m is even, bytes (VBMI) otherwise.
+   Phases: TPOSEI_JOIN_LEAD only loads the carry (the chunk above the band, read again),
+   TPOSEI_JOIN_HEAD stores the part of a row's first chunk inside the row, normally. */
+enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
+
+/* 0 1 2 ... 127 as bytes, then 0 1 ... 63 as words: the window at 64 - m (bytes) or 32 - m/2
+   (words) selects bytes 64-m.. of the carry, then the chunk from its start. */
+static const unsigned char tposei_join_seq8[128] = {
+#define TPOSEI_SEQ8(i) i, i + 1, i + 2, i + 3, i + 4, i + 5, i + 6, i + 7
+    TPOSEI_SEQ8(0),  TPOSEI_SEQ8(8),  TPOSEI_SEQ8(16), TPOSEI_SEQ8(24),  TPOSEI_SEQ8(32),
+    TPOSEI_SEQ8(40), TPOSEI_SEQ8(48), TPOSEI_SEQ8(56), TPOSEI_SEQ8(64),  TPOSEI_SEQ8(72),
+    TPOSEI_SEQ8(80), TPOSEI_SEQ8(88), TPOSEI_SEQ8(96), TPOSEI_SEQ8(104), TPOSEI_SEQ8(112),
+    TPOSEI_SEQ8(120)};
+static const uint16_t tposei_join_seq16[64] = {
+    TPOSEI_SEQ8(0),  TPOSEI_SEQ8(8),  TPOSEI_SEQ8(16), TPOSEI_SEQ8(24),
+    TPOSEI_SEQ8(32), TPOSEI_SEQ8(40), TPOSEI_SEQ8(48), TPOSEI_SEQ8(56)};
+#undef TPOSEI_SEQ8
+
+TPOSEI_AVX512_INLINE __m512i tposei_join_w(__m512i carry, __m512i chunk, size_t m)
+{
+    const __m512i idx = _mm512_loadu_si512((const void *)(tposei_join_seq16 + 32 - m / 2));
+    return _mm512_permutex2var_epi16(carry, idx, chunk); /* carry[64-m..63] chunk[0..63-m] */
+}
+
+TPOSEI_VBMI_INLINE __m512i tposei_join_b(__m512i carry, __m512i chunk, size_t m)
+{
+    const __m512i idx = _mm512_loadu_si512((const void *)(tposei_join_seq8 + 64 - m));
+    return _mm512_permutex2var_epi8(carry, idx, chunk); /* carry[64-m..63] chunk[0..63-m] */
+}
+
+/* One output row chunk at `at`, by phase (above); `carry` is that row's 64 bytes. */
+TPOSEI_AVX512_INLINE void tposei_join_row_w(unsigned char *at, __m512i chunk,
+                                            unsigned char *carry, int phase)
+{
+    const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));
+    if (phase == TPOSEI_JOIN_BODY)
+        _mm512_stream_si512((__m512i *)(at - m),
+                            tposei_join_w(_mm512_load_si512((const void *)carry), chunk, m));
+    else if (phase == TPOSEI_JOIN_HEAD) /* bytes 0..63-m: up to the end of the line */
+        _mm512_mask_storeu_epi8(at, ~(uint64_t)0 >> m, chunk);
+    _mm512_store_si512((void *)carry, chunk);
+}
+
+TPOSEI_VBMI_INLINE void tposei_join_row_b(unsigned char *at, __m512i chunk,
+                                          unsigned char *carry, int phase)
+{
+    const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));
+    if (phase == TPOSEI_JOIN_BODY)
+        _mm512_stream_si512((__m512i *)(at - m),
+                            tposei_join_b(_mm512_load_si512((const void *)carry), chunk, m));
+    else if (phase == TPOSEI_JOIN_HEAD)
+        _mm512_mask_storeu_epi8(at, ~(uint64_t)0 >> m, chunk);
+    _mm512_store_si512((void *)carry, chunk);
+}
+
+/* A tile as tposei_avx512_tile, each destination row k through `row` with carry row k. */
+typedef void (*tposei_join_fn)(unsigned char *dst, size_t dst_stride, const unsigned char *src,
+                               size_t src_stride, unsigned char *carry, int phase);
+#define TPOSEI_JOIN_KERNEL(name, attr, esize, row)                                          \
+    static __attribute__((noinline)) attr void name(unsigned char *dst, size_t dst_stride,  \
+                                                   const unsigned char *src,               \
+                                                   size_t src_stride, unsigned char *carry, \
+                                                   int phase)                              \
+    {                                                                                      \
+        const unsigned n = 16 / (esize);                                                   \
+        unsigned g, k;                                                                     \
+        __m512i x[16];                                                                     \
+        TPOSEI_UNROLL                                                                      \
+        for (g = 0; g < 4; g++) {                                                          \
+            tposei_avx512_quarter(x, src + g * 16, src_stride, esize);                     \
+            TPOSEI_UNROLL                                                                  \
+            for (k = 0; k < n; k++)                                                        \
+                row(dst + (g * n + k) * dst_stride, x[k], carry + 64 * (g * n + k), phase); \
+        }                                                                                  \
+    }
+#define TPOSEI_JOIN_KERNELS(name, esize)                                                    \
+    TPOSEI_JOIN_KERNEL(name##_join_w, TPOSEI_AVX512_ATTR, esize, tposei_join_row_w)         \
+    TPOSEI_JOIN_KERNEL(name##_join_b, TPOSEI_VBMI_FN, esize, tposei_join_row_b)
+TPOSEI_JOIN_KERNELS(tposei_u8_64x64_avx512, 1)
+TPOSEI_JOIN_KERNELS(tposei_u16_32x32_avx512, 2)
+TPOSEI_JOIN_KERNELS(tposei_u32_16x16_avx512, 4)
+TPOSEI_JOIN_KERNELS(tposei_u64_8x8_avx512, 8)
+TPOSEI_JOIN_KERNELS(tposei_u128_4x4_avx512, 16)
+#undef TPOSEI_JOIN_KERNELS
+#undef TPOSEI_JOIN_KERNEL
 
 /* Skinny matrices (one side S <= 16 elements, the other long, the long side's matrix
    dense): 64-byte chunks of the dense side are S vectors, and each output vector gathers
@@ -624,15 +724,9 @@ typedef struct tposei_geom {
    0.98 -> 1.07, 8192x4096 f32 0.95 -> 1.06, 16384^2 u8 0.40 either way; but at 32 KiB
    (8192^2 f32) 0.59 -> 0.42, so longer strides keep 16x4. */
 #define TPOSEI_ALIAS_WIDE_MAX 32768
-#ifndef TPOSEI_STREAM_BUF
-#define TPOSEI_STREAM_BUF 32768 /* bytes of the L1 block buffer: bcols x band elements */
-#endif
-#ifndef TPOSEI_BUF_LESS
-#define TPOSEI_BUF_LESS 1
-#endif
-#ifndef TPOSEI_BUF_UNITS
-#define TPOSEI_BUF_UNITS 8
-#endif
+/* Bytes of the L1 block buffer (bcols x (band + lead) elements), and of the carries of the
+   direct mode's destination rows (64 bytes each) when those rows are off cache lines. */
+#define TPOSEI_STREAM_BUF 32768
 enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
 
 TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int mode)
@@ -643,7 +737,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.band = mode == TPOSEI_GEOM_CACHE    ? unit
              : mode == TPOSEI_GEOM_DIRECT ? 16 * unit
              : mode == TPOSEI_GEOM_ALIAS  ? 2 * unit
-                                          : TPOSEI_BUF_UNITS * unit;
+                                          : 8 * unit;
     g.bcols = mode == TPOSEI_GEOM_DIRECT ? 4 * unit : mode == TPOSEI_GEOM_ALIAS ? 8 * unit : unit;
     g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * g.bcols : g.bcols;
     g.lead = 0;
@@ -785,6 +879,37 @@ TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
     for (k = 0; k < ahead; k++) tposei_pf_tile(pf, job, g, tile, esize);
 }
 
+/* Advances the prefetch cursor by one tile (by its lines, for the panel cursor). */
+TPOSEI_FORCE_INLINE void tposei_pf_step(tposei_pf *pf, const tposei_job *job,
+                                        const tposei_geom *g, size_t tile, size_t esize)
+{
+    const size_t lines = tile * ((tile * esize + TPOSEI_CACHE_LINE - 1) / TPOSEI_CACHE_LINE);
+    if (pf->by_tile)
+        tposei_pf_tile(pf, job, g, tile, esize);
+    else
+        tposei_panel_step(&pf->panel, job, g, lines, esize);
+}
+
+/* The right and bottom strips of a br x bc block (src: its source origin, out: where its
+   first element goes, row stride os) that whole tiles leave, through the scalar edge
+   routine; the panel cursor moves on by their lines. */
+TPOSEI_FORCE_INLINE void tposei_simd_edges(const tposei_job *job, const tposei_geom *g,
+                                           tposei_pf *pf, const unsigned char *src,
+                                           unsigned char *out, size_t os, size_t br, size_t bc,
+                                           size_t esize, size_t tile)
+{
+    const size_t ss = job->src_stride;
+    const size_t full_r = br - br % tile, full_c = bc - bc % tile;
+    if (full_c < bc)
+        tposei_any_block(out + full_c * os, os, src + full_c * esize, ss, full_r, bc - full_c,
+                         esize);
+    if (full_r < br)
+        tposei_any_block(out + full_r * esize, os, src + full_r * ss, ss, br - full_r, bc, esize);
+    if (!pf->by_tile)
+        tposei_panel_step(&pf->panel, job, g,
+                          (br * bc - full_r * full_c) * esize / TPOSEI_CACHE_LINE, esize);
+}
+
 /* One br x bc block at source (rb, cb), written to `out` (the destination, or the stream
    buffer) with row stride `os`: full tiles through `kernel`, the right and bottom strips
    through the scalar edge routine; each tile also advances the prefetch cursor by as many
@@ -798,28 +923,17 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
     const size_t ss = job->src_stride;
     const unsigned char *src = job->src + rb * ss + cb * esize;
     const size_t full_r = br - br % tile, full_c = bc - bc % tile;
-    const size_t lines = tile * ((tile * esize + TPOSEI_CACHE_LINE - 1) / TPOSEI_CACHE_LINE);
     size_t r, c;
     for (r = 0; r < full_r; r += tile) {
         for (c = 0; c < full_c; c += tile) {
-            if (pf->by_tile)
-                tposei_pf_tile(pf, job, g, tile, esize);
-            else
-                tposei_panel_step(&pf->panel, job, g, lines, esize);
+            tposei_pf_step(pf, job, g, tile, esize);
             if (tile == 1)
                 tposei_move(out + c * os + r * esize, src + r * ss + c * esize, esize);
             else
                 kernel(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
         }
     }
-    if (full_c < bc)
-        tposei_any_block(out + full_c * os, os, src + full_c * esize, ss, full_r, bc - full_c,
-                         esize);
-    if (full_r < br)
-        tposei_any_block(out + full_r * esize, os, src + full_r * ss, ss, br - full_r, bc, esize);
-    if (!pf->by_tile)
-        tposei_panel_step(&pf->panel, job, g,
-                          (br * bc - full_r * full_c) * esize / TPOSEI_CACHE_LINE, esize);
+    tposei_simd_edges(job, g, pf, src, out, os, br, bc, esize, tile);
 }
 
 
@@ -866,11 +980,46 @@ TPOSEI_FORCE_INLINE void tposei_buffer_block(const tposei_job *job, const tposei
     }
 }
 
+/* One block of the direct stream mode where destination rows do not start on cache lines:
+   the tiles of tposei_simd_block through `join`, which leaves every line of a row but its
+   first and last as one non-temporal store. The tile row above the band is transposed again
+   to load the carries (a sixteenth more reading at 16 tile rows a band); the last band
+   stores what its carries still hold, and a row's first chunk is stored in part. */
+TPOSEI_FORCE_INLINE void tposei_join_block(const tposei_job *job, const tposei_geom *g,
+                                           tposei_pf *pf, size_t rb, size_t cb, size_t br,
+                                           size_t bc, size_t esize, size_t tile,
+                                           tposei_join_fn join, unsigned char *carry)
+{
+    const size_t ss = job->src_stride, ds = job->dst_stride;
+    const unsigned char *src = job->src + rb * ss + cb * esize;
+    unsigned char *dst = job->dst + cb * ds + rb * esize;
+    const size_t full_r = br - br % tile, full_c = bc - bc % tile;
+    size_t r, c, j;
+    if (rb)
+        for (c = 0; c < full_c; c += tile)
+            join(dst + c * ds - tile * esize, ds, src + c * esize - tile * ss, ss,
+                 carry + 64 * c, TPOSEI_JOIN_LEAD);
+    for (r = 0; r < full_r; r += tile)
+        for (c = 0; c < full_c; c += tile) {
+            tposei_pf_step(pf, job, g, tile, esize);
+            join(dst + c * ds + r * esize, ds, src + r * ss + c * esize, ss, carry + 64 * c,
+                 rb + r ? TPOSEI_JOIN_BODY : TPOSEI_JOIN_HEAD);
+        }
+    if (rb + br == job->rows && rb + full_r > 0)
+        for (j = 0; j < full_c; j++) { /* the last chunk's bytes past its line */
+            unsigned char *end = dst + j * ds + full_r * esize;
+            const size_t m = (size_t)((uintptr_t)end & (TPOSEI_CACHE_LINE - 1));
+            tposei_copy_short(end - m, carry + 64 * j + 64 - m, m);
+        }
+    tposei_simd_edges(job, g, pf, src, dst, ds, br, bc, esize, tile);
+}
+
 /* Walks the blocks band by band: each block goes to `out` at (rb, cb) (the destination,
    or with `stream` the L1 buffer, whose rows then leave through `stream`). */
 TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_geom *g,
                                           size_t esize, size_t tile, tposei_tile_fn kernel,
-                                          tposei_row_fn stream, unsigned char *buf)
+                                          tposei_row_fn stream, tposei_join_fn join,
+                                          unsigned char *buf)
 {
     size_t rb, cb;
     tposei_pf pf;
@@ -879,7 +1028,9 @@ TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_ge
         const size_t br = tposei_min(g->band, job->rows - rb);
         for (cb = 0; cb < job->cols; cb += g->bcols) {
             const size_t bc = tposei_min(g->bcols, job->cols - cb);
-            if (stream)
+            if (join)
+                tposei_join_block(job, g, &pf, rb, cb, br, bc, esize, tile, join, buf);
+            else if (stream)
                 tposei_buffer_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, stream,
                                     buf);
             else
@@ -897,30 +1048,37 @@ TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_ge
    streamed, edges stored). One fence per call. */
 TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
                                            tposei_tile_fn kernel, tposei_tile_fn kernel_nt,
+                                           tposei_join_fn join_w, tposei_join_fn join_b,
                                            tposei_row_fn stream)
 {
     unsigned char raw[TPOSEI_STREAM_BUF + TPOSEI_CACHE_LINE];
     unsigned char *buf = raw + (-(uintptr_t)raw & (TPOSEI_CACHE_LINE - 1));
     const int aligned = ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0;
+    const int even = ((uintptr_t)job->dst | job->dst_stride) % 2 == 0;
+    const tposei_join_fn join = aligned || !join_w ? NULL
+                                : even             ? join_w
+                                : tposei_cpu_has(TPOSEI_CPU_VBMI) ? join_b
+                                                                  : NULL;
     tposei_geom g;
     if (!stream) {
         g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_CACHE);
-        tposei_simd_walk(job, &g, esize, tile, kernel, NULL, NULL);
+        tposei_simd_walk(job, &g, esize, tile, kernel, NULL, NULL, NULL);
         return;
     }
-    if (kernel_nt && aligned) {
+    if (kernel_nt && (aligned || join)) {
         const int alias = !tposei_pf_fits_l1(job->src_stride, tile) &&
                           job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
-        tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, NULL);
+        TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
+        tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);
     } else {
         g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
         if (!aligned) { /* one line of destination taken again, inside the same buffer */
             g.lead = TPOSEI_CACHE_LINE / esize;
-            g.band -= TPOSEI_BUF_LESS * g.lead;
+            g.band -= g.lead;
         }
         TPOSE_ASSERT((g.band + g.lead) * g.bcols * esize <= TPOSEI_STREAM_BUF);
-        tposei_simd_walk(job, &g, esize, tile, kernel, stream, buf);
+        tposei_simd_walk(job, &g, esize, tile, kernel, stream, NULL, buf);
     }
     tposei_stream_fence();
 }
@@ -1154,7 +1312,7 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
 #define TPOSEI_SIMD_RUN(name, attr, esize, tile, kernel, kernel_nt, stream)                 \
     static attr void name(const tposei_job *job)                                           \
     {                                                                                      \
-        tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                    \
+        tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, NULL, stream);        \
     }
 
 /* 1 when a streaming row writer is given. A function, not `stream != NULL` in the macro:
@@ -1162,11 +1320,11 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
 TPOSEI_FORCE_INLINE int tposei_row_fn_given(tposei_row_fn f) { return f != NULL; }
 
 /* AVX-512 entry points try the skinny path first. */
-#define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, stream)                     \
+#define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, join_w, join_b, stream)     \
     static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
     {                                                                                      \
         if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
-            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, stream);                \
+            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, join_w, join_b, stream); \
     }
 
 TPOSEI_SIMD_RUN(tposei_sse2_e1, , 1, 16, tposei_u8_16x16_sse2, NULL, NULL)
@@ -1192,22 +1350,27 @@ TPOSEI_SIMD_RUN(tposei_avx2s_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2,
 TPOSEI_SIMD_RUN(tposei_avx2s_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2,
                 NULL, tposei_stream_row_avx2)
 
-TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e2, 2, 32, tposei_u16_32x32_avx512, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e2, 2, 32, tposei_u16_32x32_avx512, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, NULL, NULL)
 
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
-                tposei_u8_64x64_avx512_nt, tposei_stream_row_avx512)
+                tposei_u8_64x64_avx512_nt, tposei_u8_64x64_avx512_join_w,
+                tposei_u8_64x64_avx512_join_b, tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e2, 2, 32, tposei_u16_32x32_avx512,
-                tposei_u16_32x32_avx512_nt, tposei_stream_row_avx512)
+                tposei_u16_32x32_avx512_nt, tposei_u16_32x32_avx512_join_w,
+                tposei_u16_32x32_avx512_join_b, tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e4, 4, 16, tposei_u32_16x16_avx512,
-                tposei_u32_16x16_avx512_nt, tposei_stream_row_avx512)
+                tposei_u32_16x16_avx512_nt, tposei_u32_16x16_avx512_join_w,
+                tposei_u32_16x16_avx512_join_b, tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e8, 8, 8, tposei_u64_8x8_avx512,
-                tposei_u64_8x8_avx512_nt, tposei_stream_row_avx512)
+                tposei_u64_8x8_avx512_nt, tposei_u64_8x8_avx512_join_w,
+                tposei_u64_8x8_avx512_join_b, tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e16, 16, 4, tposei_u128_4x4_avx512,
-                tposei_u128_4x4_avx512_nt, tposei_stream_row_avx512)
+                tposei_u128_4x4_avx512_nt, tposei_u128_4x4_avx512_join_w,
+                tposei_u128_4x4_avx512_join_b, tposei_stream_row_avx512)
 #undef TPOSEI_SIMD_RUN
 #undef TPOSEI_AVX512_RUN
 
