@@ -714,7 +714,18 @@ typedef struct tposei_geom {
    on the reference machine (README.md): in-cache runs want small blocks; runs from memory
    want long runs on both sides, 16 lines of destination and 4 of source, so each DRAM page
    opened serves several lines (0.37x memcpy with one-line blocks, 0.60x with these at
-   N = 16448 bytes); the buffered stream mode keeps its buffer (bcols rows of band bytes) at
+   N = 16448 bytes). The direct stream mode's blocks are 16 lines of destination tall and
+   TPOSEI_DIRECT_ROWS destination rows wide; measured with 16-line bands (ratio to memcpy,
+   two runs each, 64 / 128 / 256 / 512 destination rows):
+     16448^2 u8    0.59-0.69 / 0.64-0.69 / 0.60-0.64 / 0.51-0.53
+     11664^2 u16   0.43-0.45 / 0.56-0.58 / 0.49-0.52 / 0.51
+     8256^2 f32    0.82-0.83 / 0.83      / 0.95-0.96 / 0.98-1.07
+     3001x7919 f32 0.67      / 0.75-0.77 / 0.84-1.00 / 0.89-0.97
+     10000x3000 f32 0.75-0.80 / 0.83-0.86 / 0.92-0.96 / 1.03-1.05
+     5824^2 f64    0.83-0.85 / 0.90-0.92 / 0.88-0.91 / 0.84-0.92
+     4124^2 u128   0.85-0.87 / 0.96-0.98 / 1.00-1.05 / 1.00
+   (8-line bands and 32-line bands were no better; 16448^2 u8 with 1024-row blocks 0.47-0.55).
+   The buffered stream mode keeps its buffer (bcols rows of band bytes) at
    32 KiB, inside L1. Aliasing source strides (tposei_pf_fits_l1 false) below 32 KiB
    stream better through short, wide blocks, 2 lines of destination by 8 of source: the
    lines of a block sit in the few L2 sets the stride reaches, and a tall block evicts its
@@ -724,6 +735,7 @@ typedef struct tposei_geom {
    0.98 -> 1.07, 8192x4096 f32 0.95 -> 1.06, 16384^2 u8 0.40 either way; but at 32 KiB
    (8192^2 f32) 0.59 -> 0.42, so longer strides keep 16x4. */
 #define TPOSEI_ALIAS_WIDE_MAX 32768
+#define TPOSEI_DIRECT_ROWS(esize) ((esize) == 4 ? 512 : (esize) <= 2 ? 128 : 256)
 /* Bytes of the L1 block buffer (bcols x (band + lead) elements), and of the carries of the
    direct mode's destination rows (64 bytes each) when those rows are off cache lines. */
 #define TPOSEI_STREAM_BUF 32768
@@ -738,7 +750,9 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
              : mode == TPOSEI_GEOM_DIRECT ? 16 * unit
              : mode == TPOSEI_GEOM_ALIAS  ? 2 * unit
                                           : 8 * unit;
-    g.bcols = mode == TPOSEI_GEOM_DIRECT ? 4 * unit : mode == TPOSEI_GEOM_ALIAS ? 8 * unit : unit;
+    g.bcols = mode == TPOSEI_GEOM_DIRECT  ? TPOSEI_DIRECT_ROWS(esize) /* a multiple of unit */
+              : mode == TPOSEI_GEOM_ALIAS ? 8 * unit
+                                          : unit;
     g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * g.bcols : g.bcols;
     g.lead = 0;
     return g;
