@@ -558,7 +558,7 @@ typedef void (*tposei_join_fn)(unsigned char *dst, size_t dst_stride, const unsi
     TPOSEI_JOIN_KERNEL(name##_join_w, TPOSEI_AVX512_ATTR, esize, tposei_join_row_w)         \
     TPOSEI_JOIN_KERNEL(name##_join_b, TPOSEI_VBMI_FN, esize, tposei_join_row_b)
 TPOSEI_JOIN_KERNELS(tposei_u8_64x64_avx512, 1)
-TPOSEI_JOIN_KERNELS(tposei_u16_32x32_avx512, 2)
+TPOSEI_JOIN_KERNEL(tposei_u16_32x32_avx512_join_b, TPOSEI_VBMI_FN, 2, tposei_join_row_b)
 TPOSEI_JOIN_KERNELS(tposei_u32_16x16_avx512, 4)
 TPOSEI_JOIN_KERNELS(tposei_u64_8x8_avx512, 8)
 TPOSEI_JOIN_KERNELS(tposei_u128_4x4_avx512, 16)
@@ -642,6 +642,92 @@ static __attribute__((noinline)) TPOSEI_VBMI_FN void tposei_u8_64x64_vbmi_join(
     unsigned char *carry, int phase)
 {
     tposei_u8_64x64_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_JOIN, carry, phase);
+}
+
+/* 32x32 2-byte elements the same way, with AVX-512BW alone: rows 8R..8R+7 through the
+   64-bit network give 8x4-element blocks, one word permute turns each into 4 destination
+   rows of 8 elements (16 bytes), parked at mid + 64 * (4C + R); a 4x4 transpose of 128-bit
+   lanes then assembles whole destination rows. */
+static const uint16_t tposei_u16_8x4_perm[32] = { /* word p from word (p % 8) * 4 + p / 8 */
+#define TPOSEI_COL4(j) j, j + 4, j + 8, j + 12, j + 16, j + 20, j + 24, j + 28
+    TPOSEI_COL4(0), TPOSEI_COL4(1), TPOSEI_COL4(2), TPOSEI_COL4(3)};
+#undef TPOSEI_COL4
+
+TPOSEI_AVX512_INLINE void tposei_u16_32x32_park(unsigned char *mid, const unsigned char *src,
+                                                size_t src_stride)
+{
+    const __m512i perm = _mm512_loadu_si512((const void *)tposei_u16_8x4_perm);
+    __m512i r[8];
+    unsigned R, k;
+    for (R = 0; R < 4; R++) {
+        TPOSEI_UNROLL
+        for (k = 0; k < 8; k++)
+            r[k] = _mm512_loadu_si512((const void *)(src + (8 * R + k) * src_stride));
+        tposei_u64_8x8_regs(r); /* r[C]: elements 4C..4C+3 of rows 8R..8R+7 */
+        TPOSEI_UNROLL
+        for (k = 0; k < 8; k++)
+            _mm512_store_si512((void *)(mid + 64 * (4 * k + R)),
+                               _mm512_permutexvar_epi16(perm, r[k]));
+    }
+}
+
+/* Destination rows 4C..4C+3 of the parked tile: lane j of part R is row 4C+j, chunk R. */
+TPOSEI_AVX512_INLINE void tposei_u16_32x32_assemble(__m512i *out, const unsigned char *mid,
+                                                    unsigned C)
+{
+    const unsigned char *p = mid + 64 * 4 * C;
+    const __m512i r0 = _mm512_load_si512((const void *)p);
+    const __m512i r1 = _mm512_load_si512((const void *)(p + 64));
+    const __m512i r2 = _mm512_load_si512((const void *)(p + 128));
+    const __m512i r3 = _mm512_load_si512((const void *)(p + 192));
+    const __m512i t0 = _mm512_shuffle_i64x2(r0, r1, 0x44); /* r0.0 r0.1 r1.0 r1.1 */
+    const __m512i t1 = _mm512_shuffle_i64x2(r0, r1, 0xee); /* r0.2 r0.3 r1.2 r1.3 */
+    const __m512i t2 = _mm512_shuffle_i64x2(r2, r3, 0x44); /* r2.0 r2.1 r3.0 r3.1 */
+    const __m512i t3 = _mm512_shuffle_i64x2(r2, r3, 0xee); /* r2.2 r2.3 r3.2 r3.3 */
+    out[0] = _mm512_shuffle_i64x2(t0, t2, 0x88);           /* r0.0 r1.0 r2.0 r3.0 */
+    out[1] = _mm512_shuffle_i64x2(t0, t2, 0xdd);           /* r0.1 r1.1 r2.1 r3.1 */
+    out[2] = _mm512_shuffle_i64x2(t1, t3, 0x88);
+    out[3] = _mm512_shuffle_i64x2(t1, t3, 0xdd);
+}
+
+TPOSEI_AVX512_INLINE void tposei_u16_32x32_rows(unsigned char *dst, size_t dst_stride,
+                                                const unsigned char *src, size_t src_stride,
+                                                int store, unsigned char *carry, int phase)
+{
+    __attribute__((aligned(64))) unsigned char mid[32 * 64];
+    __m512i r[4];
+    unsigned C, k;
+    tposei_u16_32x32_park(mid, src, src_stride);
+    for (C = 0; C < 8; C++) {
+        tposei_u16_32x32_assemble(r, mid, C);
+        TPOSEI_UNROLL
+        for (k = 0; k < 4; k++) {
+            unsigned char *d = dst + (4 * C + k) * dst_stride;
+            if (store == TPOSEI_ROWS_JOIN)
+                tposei_join_row_w(d, r[k], carry + 64 * (4 * C + k), phase);
+            else if (store == TPOSEI_ROWS_NT)
+                _mm512_stream_si512((__m512i *)d, r[k]); /* a whole line */
+            else
+                _mm512_storeu_si512((void *)d, r[k]);
+        }
+    }
+}
+
+TPOSEI_AVX512_INLINE void tposei_u16_32x32_bw(unsigned char *dst, size_t dst_stride,
+                                              const unsigned char *src, size_t src_stride)
+{
+    tposei_u16_32x32_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_PLAIN, NULL, 0);
+}
+TPOSEI_AVX512_NT_FN void tposei_u16_32x32_bw_nt(unsigned char *dst, size_t dst_stride,
+                                                const unsigned char *src, size_t src_stride)
+{
+    tposei_u16_32x32_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_NT, NULL, 0);
+}
+TPOSEI_AVX512_NT_FN void tposei_u16_32x32_bw_join(unsigned char *dst, size_t dst_stride,
+                                                  const unsigned char *src, size_t src_stride,
+                                                  unsigned char *carry, int phase)
+{
+    tposei_u16_32x32_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_JOIN, carry, phase);
 }
 
 /* Skinny matrices (one side S <= 16 elements, the other long, the long side's matrix
@@ -1445,7 +1531,7 @@ TPOSEI_SIMD_RUN(tposei_avx2s_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2,
 
 TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)
 TPOSEI_AVX512_RUN(tposei_vbmi_e1, 1, 64, tposei_u8_64x64_vbmi, NULL, NULL, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e2, 2, 32, tposei_u16_32x32_avx512, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e2, 2, 32, tposei_u16_32x32_bw, NULL, NULL, NULL, NULL)
 TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL, NULL, NULL)
 TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL, NULL, NULL)
 TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, NULL, NULL)
@@ -1456,8 +1542,8 @@ TPOSEI_AVX512_RUN(tposei_vbmis_e1, 1, 64, tposei_u8_64x64_vbmi, tposei_u8_64x64_
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
                 tposei_u8_64x64_avx512_nt, tposei_u8_64x64_avx512_join_w,
                 tposei_u8_64x64_avx512_join_b, tposei_stream_row_avx512)
-TPOSEI_AVX512_RUN(tposei_avx512s_e2, 2, 32, tposei_u16_32x32_avx512,
-                tposei_u16_32x32_avx512_nt, tposei_u16_32x32_avx512_join_w,
+TPOSEI_AVX512_RUN(tposei_avx512s_e2, 2, 32, tposei_u16_32x32_bw,
+                tposei_u16_32x32_bw_nt, tposei_u16_32x32_bw_join,
                 tposei_u16_32x32_avx512_join_b, tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e4, 4, 16, tposei_u32_16x16_avx512,
                 tposei_u32_16x16_avx512_nt, tposei_u32_16x16_avx512_join_w,
@@ -1552,6 +1638,8 @@ static const tposei_tile_entry tposei_tile_table[] = {
     TPOSEI_TILE("u64_8x8_avx512_nt", TPOSEI_CPU_AVX512, 8, 8, 1, tposei_u64_8x8_avx512_nt),
     TPOSEI_TILE("u128_4x4_avx512_nt", TPOSEI_CPU_AVX512, 16, 4, 1, tposei_u128_4x4_avx512_nt),
     TPOSEI_TILE("u8_64x64_vbmi", TPOSEI_CPU_VBMI, 1, 64, 0, tposei_u8_64x64_vbmi),
+    TPOSEI_TILE("u16_32x32_bw", TPOSEI_CPU_AVX512, 2, 32, 0, tposei_u16_32x32_bw),
+    TPOSEI_TILE("u16_32x32_bw_nt", TPOSEI_CPU_AVX512, 2, 32, 1, tposei_u16_32x32_bw_nt),
     TPOSEI_TILE("u8_64x64_vbmi_nt", TPOSEI_CPU_VBMI, 1, 64, 1, tposei_u8_64x64_vbmi_nt),
     TPOSEI_TILE("u64_tall8_avx512", TPOSEI_CPU_AVX512, 8, 8, 0, tposei_u64_tall8_avx512),
     TPOSEI_TILE("u64_tall8_avx512_nt", TPOSEI_CPU_AVX512, 8, 8, 1, tposei_u64_tall8_avx512_nt),
