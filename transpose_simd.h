@@ -905,34 +905,39 @@ typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size
 typedef struct tposei_geom {
     size_t band, bcols, pcols;
     size_t lead; /* buffered mode, misaligned destination rows: source rows taken again */
+    int panels;  /* 1: prefetch by panels whatever the stride (else by tiles where they fit) */
 } tposei_geom;
 
 /* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
-   on the reference machine (README.md): in-cache runs want small blocks; runs from memory
-   want long runs on both sides, 16 lines of destination and 4 of source, so each DRAM page
-   opened serves several lines (0.37x memcpy with one-line blocks, 0.60x with these at
-   N = 16448 bytes). The direct stream mode's blocks are 16 lines of destination tall and
-   TPOSEI_DIRECT_ROWS destination rows wide; measured with 16-line bands (ratio to memcpy,
-   two runs each, 64 / 128 / 256 / 512 destination rows):
-     16448^2 u8    0.59-0.69 / 0.64-0.69 / 0.60-0.64 / 0.51-0.53
-     11664^2 u16   0.43-0.45 / 0.56-0.58 / 0.49-0.52 / 0.51
-     8256^2 f32    0.82-0.83 / 0.83      / 0.95-0.96 / 0.98-1.07
-     3001x7919 f32 0.67      / 0.75-0.77 / 0.84-1.00 / 0.89-0.97
-     10000x3000 f32 0.75-0.80 / 0.83-0.86 / 0.92-0.96 / 1.03-1.05
-     5824^2 f64    0.83-0.85 / 0.90-0.92 / 0.88-0.91 / 0.84-0.92
-     4124^2 u128   0.85-0.87 / 0.96-0.98 / 1.00-1.05 / 1.00
-   (8-line bands and 32-line bands were no better; 16448^2 u8 with 1024-row blocks 0.47-0.55).
-   The buffered stream mode keeps its buffer (bcols rows of band bytes) at
-   32 KiB, inside L1. Aliasing source strides (tposei_pf_fits_l1 false) below 32 KiB
+   on the reference machines (README.md): in-cache runs want small blocks; runs from memory
+   want long runs on both sides, so each DRAM page opened serves several lines (0.37x memcpy
+   with one-line blocks, 0.60x with 16 lines of destination by 4 of source at N = 16448
+   bytes, tile cursor, Sapphire Rapids).
+   The direct stream mode's blocks are 8 lines of destination tall and 512 destination rows
+   wide whatever the element size: 256 KiB of source in runs of 512 x esize bytes, fetched
+   into L2 one block ahead by the panel cursor, whose row-by-row walk is a few long streams
+   the hardware follows. On Zen 4 (1 MiB L2) that walk beat the tile cursor's 64 rows at a
+   time everywhere; ratio to memcpy, tile cursor with the best 16-line block per element
+   size -> panels of 8 x 512:
+     16448^2 u8 0.47-0.60 -> 0.73-0.97     2112^2 u8  0.73-0.75 -> 1.05-1.13
+     2112^2 u16 0.65-0.70 -> 1.08-1.15     11664^2 u16 0.50-0.51 -> 0.61-0.63
+     8256^2 f32 0.96-1.02 -> 1.10-1.13     3001x7919 f32 1.00-1.03 -> 0.91-1.07
+     2112^2 f32 1.11-1.15 -> 1.23-1.30     5824^2 f64 0.94-0.96 -> 1.00-1.01
+   (2112^2 u8/u16 also 1.3-1.7 with 64-128-row panels, but 16448^2 u8 and 11664^2 u16 lose
+   there; 4-, 16-line bands and 256- or 1024-row blocks were no better overall). The
+   buffered stream mode keeps its buffer (bcols rows of band bytes) at 32 KiB, inside L1,
+   and its tile cursor: panels one line wide measured 0.31-0.36 against 0.45-0.61.
+   Aliasing source strides (tposei_pf_fits_l1 false) below 32 KiB
    stream better through short, wide blocks, 2 lines of destination by 8 of source: the
    lines of a block sit in the few L2 sets the stride reaches, and a tall block evicts its
    own rows before their next line is read. Measured ratio to memcpy, 16x4 -> 2x8:
    1024x2048 u16 0.86 -> 1.08, 4096^2 u8 0.64 -> 0.91, 4096^2 f32 0.94 -> 1.12, 8192^2 u8
    0.64 -> 0.73, 2048^2 f64 1.01 -> 1.27, 4096x8192 u16 0.79 -> 0.95, 2048x1024 u16
    0.98 -> 1.07, 8192x4096 f32 0.95 -> 1.06, 16384^2 u8 0.40 either way; but at 32 KiB
-   (8192^2 f32) 0.59 -> 0.42, so longer strides keep 16x4. */
+   (8192^2 f32) 0.59 -> 0.42, so longer strides take the direct blocks (which measure about
+   the same as 2x8 on Zen 4 power-of-two shapes). */
 #define TPOSEI_ALIAS_WIDE_MAX 32768
-#define TPOSEI_DIRECT_ROWS(esize) ((esize) == 4 ? 512 : (esize) <= 2 ? 128 : 256)
+#define TPOSEI_DIRECT_ROWS 512
 /* Bytes of the L1 block buffer (bcols x (band + lead) elements), and of the carries of the
    direct mode's destination rows (64 bytes each) when those rows are off cache lines. */
 #define TPOSEI_STREAM_BUF 32768
@@ -944,20 +949,21 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     const size_t line = TPOSEI_CACHE_LINE / esize ? TPOSEI_CACHE_LINE / esize : 1;
     const size_t unit = line > tile ? line : tile;
     g.band = mode == TPOSEI_GEOM_CACHE    ? unit
-             : mode == TPOSEI_GEOM_DIRECT ? 16 * unit
+             : mode == TPOSEI_GEOM_DIRECT ? 8 * unit
              : mode == TPOSEI_GEOM_ALIAS  ? 2 * unit
                                           : 8 * unit;
-    g.bcols = mode == TPOSEI_GEOM_DIRECT  ? TPOSEI_DIRECT_ROWS(esize) /* a multiple of unit */
+    g.bcols = mode == TPOSEI_GEOM_DIRECT  ? TPOSEI_DIRECT_ROWS /* a multiple of unit */
               : mode == TPOSEI_GEOM_ALIAS ? 8 * unit
                                           : unit;
     g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * g.bcols : g.bcols;
     g.lead = 0;
+    g.panels = mode == TPOSEI_GEOM_DIRECT;
     return g;
 }
 
-/* The panel cursor, for aliasing strides: walks the panel after the one being transposed
-   row by row, line by line, so the hardware sees a few long runs instead of one line from
-   each of many rows, and the panel waits in L2 (reference 004's next-block prefetch, one
+/* The panel cursor, for aliasing strides and the direct mode: walks the panel after the one
+   being transposed row by row, line by line, so the hardware sees a few long runs instead of
+   one line from each of many rows, and the panel waits in L2 (reference 004's next-block prefetch, one
    panel ahead). At N = 4096 bytes it measured 0.62x memcpy where the tile cursor in L2 gave
    0.43x. */
 typedef struct tposei_pf_panel {
@@ -1081,7 +1087,7 @@ TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
     size_t k;
     const size_t ahead = TPOSEI_PF_AHEAD / (tile * tile * esize) + 1;
     pf->rb = pf->cb = 0;
-    pf->by_tile = tposei_pf_fits_l1(job->src_stride, tile);
+    pf->by_tile = !g->panels && tposei_pf_fits_l1(job->src_stride, tile);
     if (!pf->by_tile) {
         tposei_panel_at(&pf->panel, job, g, 0, g->pcols, esize);
         return;

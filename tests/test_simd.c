@@ -112,6 +112,12 @@ static void check_large(tpose_kernel k)
                 const size_t dst_ld = (rows + line - 1) / line * line + line * (d == 2);
                 check_shape(k, rows, cols, esize, cols + 3 * d, dst_ld, d, m * esize);
             }
+    for (e = 0; e < 5; e++) { /* past two direct-mode bands (8 lines) and blocks (512 rows) */
+        const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
+        const size_t rows = 2 * 8 * line + 7, cols = 2 * 512 + 45;
+        const size_t dst_ld = (rows + line - 1) / line * line;
+        for (m = 0; m < 2; m++) check_shape(k, rows, cols, esize, cols + 1, dst_ld + m, 3, 0);
+    }
     for (e = 0; e < 5; e++) { /* 4 KiB source strides: the aliasing geometry, 2x8-line blocks */
         const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
         const size_t ld = 4096 / esize, rows = 700 / esize + 17, cols = ld - 5;
