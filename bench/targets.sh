@@ -1,6 +1,7 @@
 #!/bin/sh
 # Times AUTO on every shape the SIMD issue sets a target for and prints one markdown row per
-# shape: tpose-bench's own line (GB/s, ticks per element, ratio to memcpy of the same bytes, same process).
+# shape: tpose-bench's own line (GB/s, ticks per element, ratio to memcpy of the same
+# bytes, same process).
 # Run it alone: with two cores a second benchmark beside it skews both.
 # usage: bench/targets.sh [BUILD_DIR] [REPS]
 set -eu
