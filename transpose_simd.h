@@ -575,6 +575,37 @@ TPOSEI_JOIN_KERNELS(tposei_u128_4x4_avx512, 16)
    permutes per tile, each row loaded once and each destination row stored once. */
 enum { TPOSEI_ROWS_PLAIN, TPOSEI_ROWS_NT, TPOSEI_ROWS_JOIN };
 
+/* Stores destination row `d` of a rows-once tile as `store` says: joined with its carry
+   (`join_row`), one non-temporal line, or a plain store. */
+#define TPOSEI_ROWS_STORE(store, d, v, join_row, carry, phase)                              \
+    do {                                                                                    \
+        if ((store) == TPOSEI_ROWS_JOIN)                                                    \
+            join_row((d), (v), (carry), (phase));                                           \
+        else if ((store) == TPOSEI_ROWS_NT)                                                 \
+            _mm512_stream_si512((__m512i *)(d), (v)); /* a whole line */                    \
+        else                                                                                \
+            _mm512_storeu_si512((void *)(d), (v));                                          \
+    } while (0)
+
+/* The three entry points of a rows-once tile: in-cache, non-temporal, joined. */
+#define TPOSEI_ROWS_KERNELS(name, attr, rows_fn)                                            \
+    static attr void name(unsigned char *dst, size_t dst_stride, const unsigned char *src,  \
+                          size_t src_stride)                                                \
+    {                                                                                       \
+        rows_fn(dst, dst_stride, src, src_stride, TPOSEI_ROWS_PLAIN, NULL, 0);              \
+    }                                                                                       \
+    static __attribute__((noinline)) attr void name##_nt(                                   \
+        unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride) \
+    {                                                                                       \
+        rows_fn(dst, dst_stride, src, src_stride, TPOSEI_ROWS_NT, NULL, 0);                 \
+    }                                                                                       \
+    static __attribute__((noinline)) attr void name##_join(                                 \
+        unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride, \
+        unsigned char *carry, int phase)                                                    \
+    {                                                                                       \
+        rows_fn(dst, dst_stride, src, src_stride, TPOSEI_ROWS_JOIN, carry, phase);          \
+    }
+
 /* Byte p of an 8x8-byte block comes from byte (p % 8) * 8 + p / 8: the block transposed. */
 static const unsigned char tposei_u8_8x8_perm[64] = {
 #define TPOSEI_COL8(j) j, j + 8, j + 16, j + 24, j + 32, j + 40, j + 48, j + 56
@@ -616,33 +647,13 @@ TPOSEI_VBMI_INLINE void tposei_u8_64x64_rows(unsigned char *dst, size_t dst_stri
         tposei_u64_8x8_regs(r); /* r[k]: destination row 8C+k, all 64 bytes */
         TPOSEI_UNROLL
         for (k = 0; k < 8; k++) {
-            unsigned char *d = dst + (8 * C + k) * dst_stride;
-            if (store == TPOSEI_ROWS_JOIN)
-                tposei_join_row_b(d, r[k], carry + 64 * (8 * C + k), phase);
-            else if (store == TPOSEI_ROWS_NT)
-                _mm512_stream_si512((__m512i *)d, r[k]); /* a whole line */
-            else
-                _mm512_storeu_si512((void *)d, r[k]);
+            TPOSEI_ROWS_STORE(store, dst + (8 * C + k) * dst_stride, r[k], tposei_join_row_b,
+                              carry + 64 * (8 * C + k), phase);
         }
     }
 }
 
-static TPOSEI_VBMI_FN void tposei_u8_64x64_vbmi(unsigned char *dst, size_t dst_stride,
-                                                const unsigned char *src, size_t src_stride)
-{
-    tposei_u8_64x64_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_PLAIN, NULL, 0);
-}
-static __attribute__((noinline)) TPOSEI_VBMI_FN void tposei_u8_64x64_vbmi_nt(
-    unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride)
-{
-    tposei_u8_64x64_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_NT, NULL, 0);
-}
-static __attribute__((noinline)) TPOSEI_VBMI_FN void tposei_u8_64x64_vbmi_join(
-    unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride,
-    unsigned char *carry, int phase)
-{
-    tposei_u8_64x64_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_JOIN, carry, phase);
-}
+TPOSEI_ROWS_KERNELS(tposei_u8_64x64_vbmi, TPOSEI_VBMI_FN, tposei_u8_64x64_rows)
 
 /* 32x32 2-byte elements the same way, with AVX-512BW alone: rows 8R..8R+7 through the
    64-bit network give 8x4-element blocks, one word permute turns each into 4 destination
@@ -702,33 +713,15 @@ TPOSEI_AVX512_INLINE void tposei_u16_32x32_rows(unsigned char *dst, size_t dst_s
         tposei_u16_32x32_assemble(r, mid, C);
         TPOSEI_UNROLL
         for (k = 0; k < 4; k++) {
-            unsigned char *d = dst + (4 * C + k) * dst_stride;
-            if (store == TPOSEI_ROWS_JOIN)
-                tposei_join_row_w(d, r[k], carry + 64 * (4 * C + k), phase);
-            else if (store == TPOSEI_ROWS_NT)
-                _mm512_stream_si512((__m512i *)d, r[k]); /* a whole line */
-            else
-                _mm512_storeu_si512((void *)d, r[k]);
+            TPOSEI_ROWS_STORE(store, dst + (4 * C + k) * dst_stride, r[k], tposei_join_row_w,
+                              carry + 64 * (4 * C + k), phase);
         }
     }
 }
 
-TPOSEI_AVX512_INLINE void tposei_u16_32x32_bw(unsigned char *dst, size_t dst_stride,
-                                              const unsigned char *src, size_t src_stride)
-{
-    tposei_u16_32x32_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_PLAIN, NULL, 0);
-}
-TPOSEI_AVX512_NT_FN void tposei_u16_32x32_bw_nt(unsigned char *dst, size_t dst_stride,
-                                                const unsigned char *src, size_t src_stride)
-{
-    tposei_u16_32x32_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_NT, NULL, 0);
-}
-TPOSEI_AVX512_NT_FN void tposei_u16_32x32_bw_join(unsigned char *dst, size_t dst_stride,
-                                                  const unsigned char *src, size_t src_stride,
-                                                  unsigned char *carry, int phase)
-{
-    tposei_u16_32x32_rows(dst, dst_stride, src, src_stride, TPOSEI_ROWS_JOIN, carry, phase);
-}
+TPOSEI_ROWS_KERNELS(tposei_u16_32x32_bw, TPOSEI_AVX512_ATTR, tposei_u16_32x32_rows)
+#undef TPOSEI_ROWS_KERNELS
+#undef TPOSEI_ROWS_STORE
 
 /* Skinny matrices (one side S <= 16 elements, the other long, the long side's matrix
    dense): 64-byte chunks of the dense side are S vectors, and each output vector gathers
@@ -963,9 +956,9 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
 
 /* The panel cursor, for aliasing strides and the direct mode: walks the panel after the one
    being transposed row by row, line by line, so the hardware sees a few long runs instead of
-   one line from each of many rows, and the panel waits in L2 (reference 004's next-block prefetch, one
-   panel ahead). At N = 4096 bytes it measured 0.62x memcpy where the tile cursor in L2 gave
-   0.43x. */
+   one line from each of many rows, and the panel waits in L2 (reference 004's next-block
+   prefetch, one panel ahead). At N = 4096 bytes it measured 0.62x memcpy where the tile
+   cursor in L2 gave 0.43x. */
 typedef struct tposei_pf_panel {
     size_t rb, cb;      /* source origin of the panel being prefetched */
     size_t rows, bytes; /* its extent */

@@ -8,7 +8,10 @@ set -eu
 build=${1:-build-rel}
 reps=${2:-5}
 bench="$build/bench/tpose-bench"
-[ -x "$bench" ] || { echo "$bench not found: meson setup $build --buildtype=release && ninja -C $build"; exit 1; }
+if [ ! -x "$bench" ]; then
+    echo "$bench not found: meson setup $build --buildtype=release && ninja -C $build"
+    exit 1
+fi
 run() { # rows cols esize
     "$bench" -r "$1" -c "$2" -e "$3" -k auto -n "$reps" -m 512 | tail -n 1
 }
