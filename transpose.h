@@ -684,6 +684,7 @@ static tposei_run_fn tposei_none_pick(size_t esize)
 #if TPOSEI_HAVE_SSE2
 #include "transpose_simd.h" /* >>cpu, x86 kernels and drivers, tposei_*_pick */
 #else
+#define tposei_simd_edges_only(k, rows, cols, esize) 0
 #define tposei_sse2_pick tposei_none_pick
 #define tposei_avx2_pick tposei_none_pick
 #define tposei_avx2_stream_pick tposei_none_pick
@@ -750,7 +751,8 @@ static tpose_kernel tposei_auto_portable(size_t rows, size_t cols, size_t esize)
 /* AUTO's preference, best first, by element size and size class; measured with tpose-bench
    on the reference machine (README.md). The SIMD kernels come first for the element sizes
    they support (1, 2, 4, 8, 16; the table returns NULL for others and on CPUs without them):
-   streaming above TPOSEI_STREAM_ABOVE, in place below; then the portable order. */
+   streaming above TPOSEI_STREAM_ABOVE, in place below; then the portable order, which also
+   takes shapes whose short side would leave the SIMD kernel nothing but its scalar edges. */
 static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
 {
     static const tpose_kernel small[] = {TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
@@ -758,15 +760,20 @@ static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
     static const tpose_kernel large[] = {TPOSE_KERNEL_AVX512_STREAM, TPOSE_KERNEL_AVX2_STREAM,
                                          TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
                                          TPOSE_KERNEL_SSE2};
-    size_t i, bytes;
-    int big;
+    const tpose_kernel *order;
+    size_t i, bytes, count;
     if (esize == 0 || rows == 0 || cols == 0) return TPOSE_KERNEL_NAIVE;
-    big = !tposei_mul(rows, cols, &bytes) || !tposei_mul(bytes, esize, &bytes) ||
-          bytes > TPOSEI_STREAM_ABOVE;
-    for (i = 0; big && i < sizeof large / sizeof *large; i++)
-        if (tposei_auto_allowed(large[i], esize)) return large[i];
-    for (i = 0; !big && i < sizeof small / sizeof *small; i++)
-        if (tposei_auto_allowed(small[i], esize)) return small[i];
+    if (!tposei_mul(rows, cols, &bytes) || !tposei_mul(bytes, esize, &bytes) ||
+        bytes > TPOSEI_STREAM_ABOVE) {
+        order = large;
+        count = sizeof large / sizeof *large;
+    } else {
+        order = small;
+        count = sizeof small / sizeof *small;
+    }
+    for (i = 0; i < count; i++)
+        if (tposei_auto_allowed(order[i], esize)) break;
+    if (i < count && !tposei_simd_edges_only(order[i], rows, cols, esize)) return order[i];
     return tposei_auto_portable(rows, cols, esize);
 }
 

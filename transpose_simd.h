@@ -1487,6 +1487,21 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
     return 1;
 }
 
+/* 1 when SIMD kernel `k` would leave a rows x cols job entirely to its scalar edge code: a
+   side shorter than its tiles (16, 32 or 64 bytes of elements for SSE2, AVX2, AVX-512) and
+   no skinny path for it. The portable kernels do better there (3x1000000 bytes: 0.03x
+   memcpy through avx2-stream, 0.29x through swar; 3x1000000 floats 0.15x against 0.88x). */
+static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size_t esize)
+{
+    const int avx512 = k == TPOSE_KERNEL_AVX512 || k == TPOSE_KERNEL_AVX512_STREAM;
+    const size_t bytes = k == TPOSE_KERNEL_SSE2 ? 16 : avx512 ? 64 : 32;
+    const size_t tile = bytes / esize ? bytes / esize : 1, side = rows < cols ? rows : cols;
+    if (side >= tile) return 0;
+    if (avx512 && esize == 8 && cols == 8) return 0; /* the n x 8 network */
+    return !(avx512 && side <= TPOSEI_SKINNY_MAX && esize <= 8 &&
+             tposei_cpu_has(TPOSEI_CPU_VBMI));
+}
+
 #define TPOSEI_SIMD_RUN(name, attr, esize, tile, kernel, kernel_nt, stream)                 \
     static attr void name(const tposei_job *job)                                           \
     {                                                                                      \

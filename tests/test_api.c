@@ -144,6 +144,19 @@ static void kernel_limit(void)
     TT_CHECK(tpose_kernel_auto(100, 100, 8) == TPOSE_KERNEL_BLOCKED, "in cache, wide");
     tpose_kernel_limit((tpose_kernel)(TPOSE_KERNEL_COUNT + 1)); /* ignored */
     TT_CHECK(tpose_kernel_auto(1000, 1000, 3) == TPOSE_KERNEL_PREFETCH, "bad limit ignored");
+    tpose_kernel_limit(TPOSE_KERNEL_SSE2);
+    if (tpose_kernel_auto(3000, 3000, 2) == TPOSE_KERNEL_SSE2) { /* x86: SSE2 tiles, 16 bytes */
+        TT_CHECK(tpose_kernel_auto(1000000, 8, 2) == TPOSE_KERNEL_SSE2, "8 columns fill a tile");
+        TT_CHECK(tpose_kernel_auto(1000000, 7, 2) == TPOSE_KERNEL_SWAR, "7 columns: edges only");
+        TT_CHECK(tpose_kernel_auto(7, 1000000, 2) == TPOSE_KERNEL_SWAR, "7 rows: edges only");
+        TT_CHECK(tpose_kernel_auto(3, 1000000, 16) == TPOSE_KERNEL_SSE2, "16-byte tiles: 1x1");
+    }
+    tpose_kernel_limit(TPOSE_KERNEL_AVX2_STREAM);
+    if (tpose_kernel_auto(3000, 3000, 1) == TPOSE_KERNEL_AVX2_STREAM) { /* 32-byte tiles */
+        TT_CHECK(tpose_kernel_auto(1000000, 3, 4) == TPOSE_KERNEL_SWAR, "3 floats wide");
+        TT_CHECK(tpose_kernel_auto(4000000, 8, 8) == TPOSE_KERNEL_AVX2_STREAM, "8 doubles");
+        TT_CHECK(tpose_kernel_auto(3, 1000000, 8) == TPOSE_KERNEL_PREFETCH, "3 doubles tall");
+    }
     tpose_kernel_limit(TPOSE_KERNEL_AUTO);
     TT_CHECK(tpose_kernel_auto(100, 100, 1) >= TPOSE_KERNEL_SWAR, "limit lifted");
     TT_CHECK(tpose_kernel_auto(100, 100, 0) == TPOSE_KERNEL_NAIVE, "esize 0");
