@@ -997,11 +997,12 @@ TPOSEI_FORCE_INLINE void tposei_panel_step(tposei_pf_panel *pp, const tposei_job
 
 /* The prefetch cursor: the tile `ahead` tiles after the one being transposed, in the walk's
    own order (bands, blocks across a band, tile rows, tiles across), whose lines are fetched
-   into L1 (PREFETCHT0) as the current tile starts. A fixed distance in bytes, so small
-   tiles look as far ahead as large ones; 8-16 KiB measured best on the reference machine
-   (README.md): at N = 16448 bytes 3 tiles of 4 KiB ahead gave 0.70x memcpy, 4 gave 0.67x,
-   5 gave 0.63x, and this whole cursor 0.67x against 0.60x for the panel-ahead PREFETCHT1
-   cursor it replaced.
+   into L1 (PREFETCHT0) as the current tile starts; the in-cache and buffered modes use it,
+   the direct stream mode prefetches by panels (tposei_simd_geom). A fixed distance in
+   bytes, so small tiles look as far ahead as large ones; 8-16 KiB measured best on the
+   Sapphire Rapids reference machine, when the direct mode still used it: at N = 16448
+   bytes 3 tiles of 4 KiB ahead gave 0.70x memcpy, 4 gave 0.67x, 5 gave 0.63x, and this
+   whole cursor 0.67x against 0.60x for the panel cursor (16x4-line panels there).
    Only whole tiles are fetched: edge strips are left to the hardware. */
 #ifndef TPOSEI_PF_AHEAD
 #define TPOSEI_PF_AHEAD 12288
