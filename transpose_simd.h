@@ -437,7 +437,6 @@ TPOSEI_AVX512_INLINE void tposei_avx512_tile(unsigned char *dst, size_t dst_stri
         tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 1);                     \
     }
 TPOSEI_AVX512_KERNELS(tposei_u8_64x64_avx512, 1)
-TPOSEI_AVX512_KERNELS(tposei_u16_32x32_avx512, 2)
 TPOSEI_AVX512_KERNELS(tposei_u32_16x16_avx512, 4)
 TPOSEI_AVX512_KERNELS(tposei_u64_8x8_avx512, 8)
 TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
@@ -557,7 +556,9 @@ typedef void (*tposei_join_fn)(unsigned char *dst, size_t dst_stride, const unsi
 #define TPOSEI_JOIN_KERNELS(name, esize)                                                    \
     TPOSEI_JOIN_KERNEL(name##_join_w, TPOSEI_AVX512_ATTR, esize, tposei_join_row_w)         \
     TPOSEI_JOIN_KERNEL(name##_join_b, TPOSEI_VBMI_FN, esize, tposei_join_row_b)
-TPOSEI_JOIN_KERNELS(tposei_u8_64x64_avx512, 1)
+/* 1- and 2-byte tiles have rows-once kernels (below); the quarter network still joins
+   bytes where the CPU lacks VBMI, and 2-byte rows at odd offsets. */
+TPOSEI_JOIN_KERNEL(tposei_u8_64x64_avx512_join_w, TPOSEI_AVX512_ATTR, 1, tposei_join_row_w)
 TPOSEI_JOIN_KERNEL(tposei_u16_32x32_avx512_join_b, TPOSEI_VBMI_FN, 2, tposei_join_row_b)
 TPOSEI_JOIN_KERNELS(tposei_u32_16x16_avx512, 4)
 TPOSEI_JOIN_KERNELS(tposei_u64_8x8_avx512, 8)
@@ -1194,7 +1195,7 @@ TPOSEI_FORCE_INLINE void tposei_buffer_block(const tposei_job *job, const tposei
 /* One block of the direct stream mode where destination rows do not start on cache lines:
    the tiles of tposei_simd_block through `join`, which leaves every line of a row but its
    first and last as one non-temporal store. The tile row above the band is transposed again
-   to load the carries (a sixteenth more reading at 16 tile rows a band); the last band
+   to load the carries (an eighth more reading at 8 tile rows a band); the last band
    stores what its carries still hold, and a row's first chunk is stored in part. */
 TPOSEI_FORCE_INLINE void tposei_join_block(const tposei_job *job, const tposei_geom *g,
                                            tposei_pf *pf, size_t rb, size_t cb, size_t br,
@@ -1556,7 +1557,7 @@ TPOSEI_AVX512_RUN(tposei_vbmis_e1, 1, 64, tposei_u8_64x64_vbmi, tposei_u8_64x64_
                   tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
                 tposei_u8_64x64_avx512_nt, tposei_u8_64x64_avx512_join_w,
-                tposei_u8_64x64_avx512_join_b, tposei_stream_row_avx512)
+                NULL /* with VBMI: tposei_vbmis_e1 */, tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e2, 2, 32, tposei_u16_32x32_bw,
                 tposei_u16_32x32_bw_nt, tposei_u16_32x32_bw_join,
                 tposei_u16_32x32_avx512_join_b, tposei_stream_row_avx512)
@@ -1641,13 +1642,10 @@ static const tposei_tile_entry tposei_tile_table[] = {
     TPOSEI_TILE("u64_4x4_avx2", TPOSEI_CPU_AVX2, 8, 4, 0, tposei_u64_4x4_avx2),
     TPOSEI_TILE("u128_2x2_avx2", TPOSEI_CPU_AVX2, 16, 2, 0, tposei_u128_2x2_avx2),
     TPOSEI_TILE("u8_64x64_avx512", TPOSEI_CPU_AVX512, 1, 64, 0, tposei_u8_64x64_avx512),
-    TPOSEI_TILE("u16_32x32_avx512", TPOSEI_CPU_AVX512, 2, 32, 0, tposei_u16_32x32_avx512),
     TPOSEI_TILE("u32_16x16_avx512", TPOSEI_CPU_AVX512, 4, 16, 0, tposei_u32_16x16_avx512),
     TPOSEI_TILE("u64_8x8_avx512", TPOSEI_CPU_AVX512, 8, 8, 0, tposei_u64_8x8_avx512),
     TPOSEI_TILE("u128_4x4_avx512", TPOSEI_CPU_AVX512, 16, 4, 0, tposei_u128_4x4_avx512),
     TPOSEI_TILE("u8_64x64_avx512_nt", TPOSEI_CPU_AVX512, 1, 64, 1, tposei_u8_64x64_avx512_nt),
-    TPOSEI_TILE("u16_32x32_avx512_nt", TPOSEI_CPU_AVX512, 2, 32, 1,
-                tposei_u16_32x32_avx512_nt),
     TPOSEI_TILE("u32_16x16_avx512_nt", TPOSEI_CPU_AVX512, 4, 16, 1,
                 tposei_u32_16x16_avx512_nt),
     TPOSEI_TILE("u64_8x8_avx512_nt", TPOSEI_CPU_AVX512, 8, 8, 1, tposei_u64_8x8_avx512_nt),
