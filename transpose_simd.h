@@ -508,30 +508,22 @@ TPOSEI_VBMI_INLINE __m512i tposei_join_b(__m512i carry, __m512i chunk, size_t m)
     return _mm512_permutex2var_epi8(carry, idx, chunk); /* carry[64-m..63] chunk[0..63-m] */
 }
 
-/* One output row chunk at `at`, by phase (above); `carry` is that row's 64 bytes. */
-TPOSEI_AVX512_INLINE void tposei_join_row_w(unsigned char *at, __m512i chunk,
-                                            unsigned char *carry, int phase)
-{
-    const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));
-    if (phase == TPOSEI_JOIN_BODY)
-        _mm512_stream_si512((__m512i *)(at - m),
-                            tposei_join_w(_mm512_load_si512((const void *)carry), chunk, m));
-    else if (phase == TPOSEI_JOIN_HEAD) /* bytes 0..63-m: up to the end of the line */
-        _mm512_mask_storeu_epi8(at, ~(uint64_t)0 >> m, chunk);
-    _mm512_store_si512((void *)carry, chunk);
-}
-
-TPOSEI_VBMI_INLINE void tposei_join_row_b(unsigned char *at, __m512i chunk,
-                                          unsigned char *carry, int phase)
-{
-    const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));
-    if (phase == TPOSEI_JOIN_BODY)
-        _mm512_stream_si512((__m512i *)(at - m),
-                            tposei_join_b(_mm512_load_si512((const void *)carry), chunk, m));
-    else if (phase == TPOSEI_JOIN_HEAD)
-        _mm512_mask_storeu_epi8(at, ~(uint64_t)0 >> m, chunk);
-    _mm512_store_si512((void *)carry, chunk);
-}
+/* One output row chunk at `at`, by phase (above); `carry` is that row's 64 bytes. The word
+   and byte forms differ only in the join. */
+#define TPOSEI_JOIN_ROW(name, attr, join)                                                   \
+    attr void name(unsigned char *at, __m512i chunk, unsigned char *carry, int phase)       \
+    {                                                                                       \
+        const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));                 \
+        if (phase == TPOSEI_JOIN_BODY)                                                      \
+            _mm512_stream_si512((__m512i *)(at - m),                                        \
+                                join(_mm512_load_si512((const void *)carry), chunk, m));    \
+        else if (phase == TPOSEI_JOIN_HEAD) /* bytes 0..63-m: up to the end of the line */  \
+            _mm512_mask_storeu_epi8(at, ~(uint64_t)0 >> m, chunk);                          \
+        _mm512_store_si512((void *)carry, chunk);                                           \
+    }
+TPOSEI_JOIN_ROW(tposei_join_row_w, TPOSEI_AVX512_INLINE, tposei_join_w)
+TPOSEI_JOIN_ROW(tposei_join_row_b, TPOSEI_VBMI_INLINE, tposei_join_b)
+#undef TPOSEI_JOIN_ROW
 
 /* A tile as tposei_avx512_tile, each destination row k through `row` with carry row k. */
 typedef void (*tposei_join_fn)(unsigned char *dst, size_t dst_stride, const unsigned char *src,
