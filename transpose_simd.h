@@ -762,6 +762,71 @@ TPOSEI_PART_KERNEL(tposei_u128_4x4_avx512_part, TPOSEI_AVX512_ATTR, tposei_u128_
                    16)
 #undef TPOSEI_PART_KERNEL
 
+/* Seams of a dense destination (each row starting where the one before ends) in the direct
+   stream mode with rows off cache lines. The line where row c ends also holds the start of
+   row c+1; stored at two times, from the last band and from the first, each part was a
+   partial store that read the line for ownership (and, with the bottom strip's and the last
+   chunk's, three of them: 1448^2 bytes 0.62x memcpy, 0.83x with all three left out).
+   Instead the first band only loads its carries, and the last band writes from the last
+   whole line of each row to the first whole line of the next as one or two full lines.
+   Bytes of row c, laid out in `s` from position full - 64 on: K (its carry, positions
+   full - 64.. where `full` bytes of the row are whole tiles), L (its last 64 bytes, at
+   tail = row bytes - full), then N (row c+1's first 64 bytes). */
+TPOSEI_AVX512_INLINE void tposei_seam_row(unsigned char *row, size_t full, size_t tail,
+                                          const unsigned char *K, const unsigned char *L,
+                                          const unsigned char *N)
+{
+    __attribute__((aligned(64))) unsigned char s[192];
+    const size_t m = (size_t)((uintptr_t)(row + full) & (TPOSEI_CACHE_LINE - 1));
+    unsigned char *line = row + full - m; /* the first line not yet written */
+    _mm512_store_si512((void *)s, _mm512_load_si512((const void *)K));
+    _mm512_storeu_si512((void *)(s + tail), _mm512_load_si512((const void *)L));
+    if (N) { /* up to the next row's first line boundary past its start */
+        const size_t m2 = (size_t)((uintptr_t)(row + full + tail) & (TPOSEI_CACHE_LINE - 1));
+        _mm512_storeu_si512((void *)(s + 64 + tail), _mm512_load_si512((const void *)N));
+        _mm512_stream_si512((__m512i *)line, _mm512_loadu_si512((const void *)(s + 64 - m)));
+        if (m + tail > m2)
+            _mm512_stream_si512((__m512i *)(line + 64),
+                                _mm512_loadu_si512((const void *)(s + 128 - m)));
+    } else { /* the matrix's last row: m + tail bytes, up to two partial lines */
+        const size_t n = m + tail;
+        _mm512_mask_storeu_epi8(line, tposei_mask64(n),
+                                _mm512_loadu_si512((const void *)(s + 64 - m)));
+        if (n > 64)
+            _mm512_mask_storeu_epi8(line + 64, tposei_mask64(n - 64),
+                                    _mm512_loadu_si512((const void *)(s + 128 - m)));
+    }
+}
+
+/* The seams of destination rows col..col+tile-1 (a tile column of the last band): L from
+   the tile of the last `tile` source rows, N from the first tile row one column on; K from
+   the carries. `part` transposes both into L1. */
+static __attribute__((noinline)) TPOSEI_AVX512_ATTR void
+tposei_seam_tiles(const tposei_job *job, size_t col, size_t esize, size_t tile,
+                  tposei_part_fn part, const unsigned char *carry)
+{
+    __attribute__((aligned(64))) unsigned char last[64 * 64], next[64 * 64];
+    const size_t ds = job->dst_stride, full = job->rows / tile * tile;
+    const size_t tail = (job->rows - full) * esize;
+    const size_t more = tposei_min(tile, job->cols - col - 1); /* rows with a next row */
+    size_t k;
+    if (tail)
+        part(last, 64, job->src + (job->rows - tile) * job->src_stride + col * esize,
+             job->src_stride, tile, tile);
+    if (more) part(next, 64, job->src + (col + 1) * esize, job->src_stride, tile, more);
+    for (k = 0; k < tile; k++)
+        tposei_seam_row(job->dst + (col + k) * ds, full * esize, tail, carry + 64 * k,
+                        tail ? last + 64 * k : carry + 64 * k, k < more ? next + 64 * k : NULL);
+}
+
+/* The destination's first row starts in the middle of a line: its first chunk (carry 0)
+   up to the line's end, the one head no seam writes. */
+static TPOSEI_AVX512_ATTR void tposei_seam_first(unsigned char *dst, const unsigned char *carry)
+{
+    const size_t m = (size_t)((uintptr_t)dst & (TPOSEI_CACHE_LINE - 1));
+    _mm512_mask_storeu_epi8(dst, ~(uint64_t)0 >> m, _mm512_load_si512((const void *)carry));
+}
+
 /* Skinny matrices (one side S <= 16 elements, the other long, the long side's matrix
    dense): 64-byte chunks of the dense side are S vectors, and each output vector gathers
    its 64 bytes from all S of them with VBMI two-source byte permutes, one per input pair,
@@ -939,6 +1004,7 @@ typedef struct tposei_geom {
     size_t lead; /* buffered mode, misaligned destination rows: source rows taken again */
     int panels;  /* 1: prefetch by panels whatever the stride (else by tiles where they fit) */
     tposei_part_fn part; /* the right and bottom strips by tile corners; NULL: scalar */
+    int overlap, seams;  /* direct mode, rows off lines: see tposei_join_block */
 } tposei_geom;
 
 /* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
@@ -992,6 +1058,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.lead = 0;
     g.panels = mode == TPOSEI_GEOM_DIRECT;
     g.part = NULL;
+    g.overlap = g.seams = 0;
     return g;
 }
 
@@ -1143,29 +1210,33 @@ TPOSEI_FORCE_INLINE void tposei_pf_step(tposei_pf *pf, const tposei_job *job,
 }
 
 /* The right and bottom strips of a br x bc block (src: its source origin, out: where its
-   first element goes, row stride os) that whole tiles leave, by tile corners (g->part) or
-   through the scalar edge routine; the panel cursor moves on by their lines. */
+   first element goes, row stride os) that whole tiles leave, those `strips` names, by tile
+   corners (g->part) or through the scalar edge routine; the panel cursor moves on by the
+   lines of both. */
+enum { TPOSEI_STRIP_RIGHT = 1, TPOSEI_STRIP_BOTTOM = 2 };
 TPOSEI_FORCE_INLINE void tposei_simd_edges(const tposei_job *job, const tposei_geom *g,
                                            tposei_pf *pf, const unsigned char *src,
                                            unsigned char *out, size_t os, size_t br, size_t bc,
-                                           size_t esize, size_t tile)
+                                           size_t esize, size_t tile, int strips)
 {
     const size_t ss = job->src_stride;
     const size_t full_r = br - br % tile, full_c = bc - bc % tile;
+    const size_t right = strips & TPOSEI_STRIP_RIGHT ? full_c : bc; /* bc: not here */
+    const size_t bottom = strips & TPOSEI_STRIP_BOTTOM ? full_r : br;
     size_t r, c;
     if (g->part) {
-        for (r = 0; full_c < bc && r < full_r; r += tile)
-            g->part(out + full_c * os + r * esize, os, src + r * ss + full_c * esize, ss, tile,
-                    bc - full_c);
-        for (c = 0; full_r < br && c < bc; c += tile)
-            g->part(out + c * os + full_r * esize, os, src + full_r * ss + c * esize, ss,
-                    br - full_r, tposei_min(tile, bc - c));
+        for (r = 0; right < bc && r < full_r; r += tile)
+            g->part(out + right * os + r * esize, os, src + r * ss + right * esize, ss, tile,
+                    bc - right);
+        for (c = 0; bottom < br && c < bc; c += tile)
+            g->part(out + c * os + bottom * esize, os, src + bottom * ss + c * esize, ss,
+                    br - bottom, tposei_min(tile, bc - c));
     } else {
-        if (full_c < bc)
-            tposei_any_block(out + full_c * os, os, src + full_c * esize, ss, full_r,
-                             bc - full_c, esize);
-        if (full_r < br)
-            tposei_any_block(out + full_r * esize, os, src + full_r * ss, ss, br - full_r, bc,
+        if (right < bc)
+            tposei_any_block(out + right * os, os, src + right * esize, ss, full_r, bc - right,
+                             esize);
+        if (bottom < br)
+            tposei_any_block(out + bottom * esize, os, src + bottom * ss, ss, br - bottom, bc,
                              esize);
     }
     if (!pf->by_tile)
@@ -1196,7 +1267,8 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
                 kernel(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
         }
     }
-    tposei_simd_edges(job, g, pf, src, out, os, br, bc, esize, tile);
+    tposei_simd_edges(job, g, pf, src, out, os, br, bc, esize, tile,
+                      TPOSEI_STRIP_RIGHT | TPOSEI_STRIP_BOTTOM);
 }
 
 
@@ -1243,38 +1315,70 @@ TPOSEI_FORCE_INLINE void tposei_buffer_block(const tposei_job *job, const tposei
     }
 }
 
+/* The source column where tile column t of a direct block starts: whole tiles from the
+   block's first column, and with g->overlap a last one that ends where the block ends,
+   overlapping the one before it (its rows are written twice, the same bytes), so the right
+   strip leaves through the join too. */
+TPOSEI_FORCE_INLINE size_t tposei_join_col(size_t cb, size_t bc, size_t tile, size_t t)
+{
+    return (t + 1) * tile <= bc ? cb + t * tile : cb + bc - tile;
+}
+
+/* One tile at source (row, col) through `join`, with the carries of its destination rows. */
+TPOSEI_FORCE_INLINE void tposei_join_tile(const tposei_job *job, tposei_join_fn join, size_t row,
+                                          size_t col, size_t esize, unsigned char *carry,
+                                          int phase)
+{
+    join(job->dst + col * job->dst_stride + row * esize, job->dst_stride,
+         job->src + row * job->src_stride + col * esize, job->src_stride, carry, phase);
+}
+
 /* One block of the direct stream mode where destination rows do not start on cache lines:
    the tiles of tposei_simd_block through `join`, which leaves every line of a row but its
    first and last as one non-temporal store. The tile row above the band is transposed again
-   to load the carries (an eighth more reading at 8 tile rows a band); the last band
-   stores what its carries still hold, and a row's first chunk is stored in part. */
+   to load the carries (an eighth more reading at 8 tile rows a band); tile column t keeps
+   its carries from 64 * tile * t on (the overlapping column's rows included). A dense
+   destination (g->seams) has its first and last lines written by the last band's seams;
+   otherwise the last band stores what its carries still hold, a row's first chunk is stored
+   in part, and the bottom strip leaves by tile corners. */
 TPOSEI_FORCE_INLINE void tposei_join_block(const tposei_job *job, const tposei_geom *g,
                                            tposei_pf *pf, size_t rb, size_t cb, size_t br,
                                            size_t bc, size_t esize, size_t tile,
                                            tposei_join_fn join, unsigned char *carry)
 {
-    const size_t ss = job->src_stride, ds = job->dst_stride;
-    const unsigned char *src = job->src + rb * ss + cb * esize;
-    unsigned char *dst = job->dst + cb * ds + rb * esize;
     const size_t full_r = br - br % tile, full_c = bc - bc % tile;
-    size_t r, c, j;
+    const size_t ncol = full_c / tile + (g->overlap && full_c < bc);
+    const int head = g->seams ? TPOSEI_JOIN_LEAD : TPOSEI_JOIN_HEAD;
+    size_t r, t, k;
     if (rb)
-        for (c = 0; c < full_c; c += tile)
-            join(dst + c * ds - tile * esize, ds, src + c * esize - tile * ss, ss,
-                 carry + 64 * c, TPOSEI_JOIN_LEAD);
-    for (r = 0; r < full_r; r += tile)
-        for (c = 0; c < full_c; c += tile) {
+        for (t = 0; t < ncol; t++)
+            tposei_join_tile(job, join, rb - tile, tposei_join_col(cb, bc, tile, t), esize,
+                             carry + 64 * tile * t, TPOSEI_JOIN_LEAD);
+    for (r = 0; r < full_r; r += tile) {
+        for (t = 0; t < ncol; t++) {
             tposei_pf_step(pf, job, g, tile, esize);
-            join(dst + c * ds + r * esize, ds, src + r * ss + c * esize, ss, carry + 64 * c,
-                 rb + r ? TPOSEI_JOIN_BODY : TPOSEI_JOIN_HEAD);
+            tposei_join_tile(job, join, rb + r, tposei_join_col(cb, bc, tile, t), esize,
+                             carry + 64 * tile * t, rb + r ? TPOSEI_JOIN_BODY : head);
         }
+        if (g->seams && rb + r + cb == 0) tposei_seam_first(job->dst, carry);
+    }
     if (rb + br == job->rows && rb + full_r > 0)
-        for (j = 0; j < full_c; j++) { /* the last chunk's bytes past its line */
-            unsigned char *end = dst + j * ds + full_r * esize;
-            const size_t m = (size_t)((uintptr_t)end & (TPOSEI_CACHE_LINE - 1));
-            tposei_copy_short(end - m, carry + 64 * j + 64 - m, m);
+        for (t = 0; t < ncol; t++) {
+            const size_t col = tposei_join_col(cb, bc, tile, t);
+            if (g->seams) {
+                tposei_seam_tiles(job, col, esize, tile, g->part, carry + 64 * tile * t);
+                continue;
+            }
+            for (k = 0; k < tile; k++) { /* the last chunk's bytes past its line */
+                unsigned char *end = job->dst + (col + k) * job->dst_stride + (rb + full_r) * esize;
+                const size_t m = (size_t)((uintptr_t)end & (TPOSEI_CACHE_LINE - 1));
+                tposei_copy_short(end - m, carry + 64 * (tile * t + k) + 64 - m, m);
+            }
         }
-    tposei_simd_edges(job, g, pf, src, dst, ds, br, bc, esize, tile);
+    tposei_simd_edges(job, g, pf, job->src + rb * job->src_stride + cb * esize,
+                      job->dst + cb * job->dst_stride + rb * esize, job->dst_stride, br, bc,
+                      esize, tile,
+                      (g->overlap ? 0 : TPOSEI_STRIP_RIGHT) | (g->seams ? 0 : TPOSEI_STRIP_BOTTOM));
 }
 
 /* Walks the blocks band by band: each block goes to `out` at (rb, cb) (the destination,
@@ -1335,6 +1439,8 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
         TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
+        g.overlap = join && part && job->cols >= tile;
+        g.seams = g.overlap && job->rows >= tile && job->dst_stride == job->rows * esize;
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);
     } else {
         g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
