@@ -744,6 +744,10 @@ TPOSEI_FORCE_INLINE uint64_t tposei_mask64(size_t n)
         const uint64_t load = tposei_mask64(cols * (esize));                               \
         const uint64_t store = tposei_mask64(rows * (esize));                              \
         size_t r;                                                                          \
+        if (rows == n && cols == n) { /* a whole tile (tposei_seam_tiles) */           \
+            kernel(dst, dst_stride, src, src_stride);                                  \
+            return;                                                                    \
+        }                                                                              \
         for (r = 0; r < n; r++)                                                            \
             _mm512_store_si512((void *)(in + 64 * r),                                      \
                                _mm512_maskz_loadu_epi8(r < rows ? load : 0,                \
