@@ -56,6 +56,11 @@ static void check_twins(int feature)
     }
 }
 
+/* When set, check_shape runs this entry point directly instead of tpose_matrix_with: the
+   1-byte AVX-512 entry points without VBMI, which dispatch never picks on a CPU with it. */
+static tposei_run_fn direct_run = NULL;
+static const char *direct_name = "";
+
 /* One shape through one kernel, destination at `doff` from a cache line. */
 static void check_shape(tpose_kernel k, size_t rows, size_t cols, size_t esize, size_t src_ld,
                         size_t dst_ld, size_t soff, size_t doff)
@@ -71,12 +76,25 @@ static void check_shape(tpose_kernel k, size_t rows, size_t cols, size_t esize, 
     memset(want.base, TT_GUARD, want.bytes);
     memset(got.base, TT_GUARD, got.bytes);
     tt_reference(want.base + TT_PAD + doff, dst_ld, src + soff, src_ld, rows, cols, esize);
-    st = tpose_matrix_with(k, got.base + TT_PAD + doff, dst_ld, src + soff, src_ld, rows, cols,
-                           esize);
+    if (direct_run && esize == 1) {
+        tposei_job job;
+        job.dst = got.base + TT_PAD + doff;
+        job.src = src + soff;
+        job.dst_stride = dst_ld;
+        job.src_stride = src_ld;
+        job.rows = rows;
+        job.cols = cols;
+        job.esize = 1;
+        direct_run(&job);
+        st = TPOSE_OK;
+    } else {
+        st = tpose_matrix_with(k, got.base + TT_PAD + doff, dst_ld, src + soff, src_ld, rows,
+                               cols, esize);
+    }
     TT_CHECK(st == TPOSE_OK, "%s returned %d", tpose_kernel_name(k), (int)st);
     TT_CHECK(memcmp(want.base, got.base, want.bytes) == 0,
-             "%s %zux%zu esize %zu ld %zu/%zu offsets %zu/%zu", tpose_kernel_name(k), rows, cols,
-             esize, src_ld, dst_ld, soff, doff);
+             "%s%s %zux%zu esize %zu ld %zu/%zu offsets %zu/%zu", tpose_kernel_name(k),
+             direct_name, rows, cols, esize, src_ld, dst_ld, soff, doff);
     free(src);
     free(want.raw);
     free(got.raw);
@@ -117,6 +135,10 @@ static void check_large(tpose_kernel k)
         const size_t rows = 2 * 8 * line + 7, cols = 2 * 512 + 45;
         const size_t dst_ld = (rows + line - 1) / line * line;
         for (m = 0; m < 2; m++) check_shape(k, rows, cols, esize, cols + 1, dst_ld + m, 3, 0);
+        /* dense destinations off lines: row seams, across bands and blocks, and the last
+           tile column overlapping the one before */
+        check_shape(k, rows, cols, esize, cols + 1, rows, 0, 5 * esize);
+        check_shape(k, cols, rows, esize, rows, cols, 0, 3 * esize);
     }
     for (e = 0; e < 5; e++) { /* 4 KiB source strides: the aliasing geometry, 2x8-line blocks */
         const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
@@ -181,6 +203,14 @@ int main(int argc, char **argv)
             check_tall8((tpose_kernel)(k - 1));
         }
         if (k != TPOSE_KERNEL_SSE2) check_large((tpose_kernel)(k - 1)); /* the in-cache mode */
+    }
+    if (feature == TPOSEI_CPU_AVX512) { /* the byte tiles a CPU without VBMI runs */
+        direct_run = tposei_avx512s_e1;
+        direct_name = " (no VBMI)";
+        check_large(TPOSE_KERNEL_AVX512_STREAM);
+        direct_run = tposei_avx512_e1;
+        check_large(TPOSE_KERNEL_AVX512);
+        direct_run = NULL;
     }
     return tt_finish(argv[1]);
 }
