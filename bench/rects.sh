@@ -5,13 +5,7 @@
 # Run it alone: with two cores a second benchmark beside it skews both.
 # usage: bench/rects.sh [BUILD_DIR] [REPS]
 set -eu
-build=${1:-build-rel}
-reps=${2:-5}
-bench="$build/bench/tpose-bench"
-if [ ! -x "$bench" ]; then
-    echo "$bench not found: meson setup $build --buildtype=release && ninja -C $build"
-    exit 1
-fi
+. "$(dirname "$0")/auto-env.sh"
 ratio() { # rows cols esize
     "$bench" -r "$1" -c "$2" -e "$3" -k auto -n "$reps" -m 512 | tail -n 1 |
         awk -F'|' '{gsub(/ /, "", $7); print $7}'
