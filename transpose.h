@@ -68,7 +68,7 @@
 
    The x86 kernels live in transpose_simd.h, compiled with __attribute__((target)) (no -m
    flags needed) and dispatched by CPUID/XGETBV once per process. AUTO picks, per element
-   size, avx512 (else avx2, sse2) for matrices up to 1 MiB, the streaming kernels above;
+   size, avx512 (else avx2, sse2) for matrices under 1 MiB, the streaming kernels from there;
    then swar for 1, 2 and 4-byte elements and prefetch (blocked in cache) for others
    (measured, see README.md), never later in the enum than the tpose_kernel_limit() ceiling.
 
@@ -713,11 +713,14 @@ static const tposei_kernel_entry tposei_kernel_table[TPOSE_KERNEL_COUNT] = {
     {"neon", tposei_none_pick},
 };
 
-/* Destination bytes above which AUTO prefers the streaming kernels: the matrix no longer
-   stays in this core's L2, so its destination lines would be evicted anyway and their reads
-   for ownership are pure cost (measured, README.md: at 1 MiB from memory the streaming
-   kernel runs at 0.87x memcpy and the plain one at 0.40x; hot in cache it is the reverse). */
-#define TPOSEI_STREAM_ABOVE ((size_t)1 << 20)
+/* Destination bytes from which AUTO prefers the streaming kernels: the matrix and its source
+   no longer stay in this core's L2, so its destination lines would be evicted anyway and
+   their reads for ownership are pure cost. Measured on Zen 4 (L2 1 MiB), matrices of 1 MiB
+   from memory: streaming 0.69-1.24x memcpy, plain 0.54-0.75x (1024^2 bytes, 512x1024 u16,
+   512^2 f32, 256x512 f64); the same matrices hot in cache: plain 30-46 GB/s, streaming
+   16-19. Between 512 KiB and 1 MiB streaming still wins from memory and loses hot; this
+   threshold keeps the hot case. */
+#define TPOSEI_STREAM_FROM ((size_t)1 << 20)
 
 /* 1 when AUTO may pick `k` under the current ceiling and the table has it for `esize`. */
 static int tposei_auto_allowed(tpose_kernel k, size_t esize)
@@ -751,7 +754,7 @@ static tpose_kernel tposei_auto_portable(size_t rows, size_t cols, size_t esize)
 /* AUTO's preference, best first, by element size and size class; measured with tpose-bench
    on the reference machine (README.md). The SIMD kernels come first for the element sizes
    they support (1, 2, 4, 8, 16; the table returns NULL for others and on CPUs without them):
-   streaming above TPOSEI_STREAM_ABOVE, in place below; then the portable order, which also
+   streaming from TPOSEI_STREAM_FROM, in place below; then the portable order, which also
    takes shapes whose short side would leave the SIMD kernel nothing but its scalar edges. */
 static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
 {
@@ -764,7 +767,7 @@ static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
     size_t i, bytes, count;
     if (esize == 0 || rows == 0 || cols == 0) return TPOSE_KERNEL_NAIVE;
     if (!tposei_mul(rows, cols, &bytes) || !tposei_mul(bytes, esize, &bytes) ||
-        bytes > TPOSEI_STREAM_ABOVE) {
+        bytes >= TPOSEI_STREAM_FROM) {
         order = large;
         count = sizeof large / sizeof *large;
     } else {

@@ -159,6 +159,11 @@ static void kernel_limit(void)
     }
     tpose_kernel_limit(TPOSE_KERNEL_AUTO);
     TT_CHECK(tpose_kernel_auto(100, 100, 1) >= TPOSE_KERNEL_SWAR, "limit lifted");
+    if (tpose_kernel_auto(3000, 3000, 1) == TPOSE_KERNEL_AVX512_STREAM) { /* from 1 MiB */
+        TT_CHECK(tpose_kernel_auto(1024, 1024, 1) == TPOSE_KERNEL_AVX512_STREAM, "1 MiB");
+        TT_CHECK(tpose_kernel_auto(256, 512, 8) == TPOSE_KERNEL_AVX512_STREAM, "1 MiB, f64");
+        TT_CHECK(tpose_kernel_auto(1023, 1024, 1) == TPOSE_KERNEL_AVX512, "under 1 MiB");
+    }
     TT_CHECK(tpose_kernel_auto(100, 100, 0) == TPOSE_KERNEL_NAIVE, "esize 0");
 }
 
