@@ -1043,6 +1043,18 @@ typedef struct tposei_geom {
 #define TPOSEI_ALIAS_WIDE_MAX 32768
 #endif
 #define TPOSEI_DIRECT_ROWS 512
+/* Joined direct blocks (destination rows off cache lines) of matrices of at most
+   TPOSEI_JOIN_SHORT_MAX bytes are 128 destination rows wide instead: their carries (64 bytes
+   per row) then take 8 KiB of L1 beside the tile's source lines and parked blocks, not all
+   32 KiB of it (the likely reason; no counters here). avx512-stream, medians of 7 runs
+   interleaved, 512 -> 128 rows: 1000x1500 bytes 0.79 -> 0.84, 1500x1000 0.82 -> 0.90, 2000^2
+   0.83 -> 0.93, 1448^2 0.84 -> 0.85, 1000x1500 u16 0.90 -> 0.97; u32 1.22 -> 1.33 (of 5).
+   Larger ones lose with the shorter panels (3001x7919 f32 1.05 -> 0.97, bytes 0.63 ->
+   0.60) and keep 512. */
+#ifndef TPOSEI_JOIN_SHORT_MAX
+#define TPOSEI_JOIN_SHORT_MAX ((size_t)16 << 20)
+#endif
+#define TPOSEI_JOIN_ROWS 128
 /* Bytes of the L1 block buffer (bcols x (band + lead) elements), and of the carries of the
    direct mode's destination rows (64 bytes each) when those rows are off cache lines. */
 #define TPOSEI_STREAM_BUF 32768
@@ -1453,6 +1465,8 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
                           job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
         TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
+        if (join && !alias && job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX)
+            g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         g.part = part;
         g.overlap = join && part && job->cols >= tile;
         g.seams = g.overlap && job->rows >= tile && job->dst_stride == job->rows * esize;
