@@ -1039,9 +1039,7 @@ typedef struct tposei_geom {
    0.98 -> 1.07, 8192x4096 f32 0.95 -> 1.06, 16384^2 u8 0.40 either way; but at 32 KiB
    (8192^2 f32) 0.59 -> 0.42, so longer strides take the direct blocks (which measure about
    the same as 2x8 on Zen 4 power-of-two shapes). */
-#ifndef TPOSEI_ALIAS_WIDE_MAX
 #define TPOSEI_ALIAS_WIDE_MAX 32768
-#endif
 #define TPOSEI_DIRECT_ROWS 512
 /* Joined direct blocks (destination rows off cache lines) of matrices of at most
    TPOSEI_JOIN_SHORT_MAX bytes are 128 destination rows wide instead: their carries (64 bytes
@@ -1464,9 +1462,9 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int alias = !tposei_pf_fits_l1(job->src_stride, tile) &&
                           job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
-        TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
         if (join && !alias && job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX)
             g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
+        TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
         g.overlap = join && part && job->cols >= tile;
         g.seams = g.overlap && job->rows >= tile && job->dst_stride == job->rows * esize;
