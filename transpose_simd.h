@@ -549,8 +549,10 @@ typedef void (*tposei_join_fn)(unsigned char *dst, size_t dst_stride, const unsi
     TPOSEI_JOIN_KERNEL(name##_join_w, TPOSEI_AVX512_ATTR, esize, tposei_join_row_w)         \
     TPOSEI_JOIN_KERNEL(name##_join_b, TPOSEI_VBMI_FN, esize, tposei_join_row_b)
 /* 1- and 2-byte tiles have rows-once kernels (below); the quarter network still joins
-   bytes where the CPU lacks VBMI, and 2-byte rows at odd offsets. */
+   bytes where the CPU lacks VBMI, and 2-byte rows at odd offsets, and with VBMI it joins
+   bytes whose source stride spreads a tile over the L1 sets (tposei_vbmis_e1). */
 TPOSEI_JOIN_KERNEL(tposei_u8_64x64_avx512_join_w, TPOSEI_AVX512_ATTR, 1, tposei_join_row_w)
+TPOSEI_JOIN_KERNEL(tposei_u8_64x64_avx512_join_b, TPOSEI_VBMI_FN, 1, tposei_join_row_b)
 TPOSEI_JOIN_KERNEL(tposei_u16_32x32_avx512_join_b, TPOSEI_VBMI_FN, 2, tposei_join_row_b)
 TPOSEI_JOIN_KERNELS(tposei_u32_16x16_avx512, 4)
 TPOSEI_JOIN_KERNELS(tposei_u64_8x8_avx512, 8)
@@ -1048,7 +1050,12 @@ typedef struct tposei_geom {
    interleaved, 512 -> 128 rows: 1000x1500 bytes 0.79 -> 0.84, 1500x1000 0.82 -> 0.90, 2000^2
    0.83 -> 0.93, 1448^2 0.84 -> 0.85, 1000x1500 u16 0.90 -> 0.97; u32 1.22 -> 1.33 (of 5).
    Larger ones lose with the shorter panels (3001x7919 f32 1.05 -> 0.97, bytes 0.63 ->
-   0.60) and keep 512. */
+   0.60) and keep 512. Those of bytes are also half as tall (4 tiles), though each band
+   transposes one more tile row for its carries: 8 -> 4 tiles, medians of 7, rows-once tile
+   1000x1500 0.84 -> 0.88, 1500x1000 0.85 -> 0.92, 2000^2 0.96 -> 0.99, 1448^2 0.95 -> 0.99,
+   3000x1000 0.90 -> 1.00; quarter tile 0.88 -> 0.92, 0.85 -> 0.92, 1.04 -> 1.01, 0.94 ->
+   0.97, 0.89 -> 0.95. 2-byte blocks (8 tiles of 32 rows) measured no better halved (2000x3000
+   0.98 -> 0.89, 1000x1500 1.10 -> 1.02). */
 #ifndef TPOSEI_JOIN_SHORT_MAX
 #define TPOSEI_JOIN_SHORT_MAX ((size_t)16 << 20)
 #endif
@@ -1462,8 +1469,10 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int alias = !tposei_pf_fits_l1(job->src_stride, tile) &&
                           job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
-        if (join && !alias && job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX)
+        if (join && !alias && job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX) {
             g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
+            if (esize == 1) g.band /= 2;
+        }
         TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
         g.overlap = join && part && job->cols >= tile;
@@ -1740,9 +1749,22 @@ TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL, 
 TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL, NULL, NULL)
 TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, NULL, NULL)
 
-TPOSEI_AVX512_RUN(tposei_vbmis_e1, 1, 64, tposei_u8_64x64_vbmi, tposei_u8_64x64_vbmi_nt,
-                  tposei_u8_64x64_vbmi_join, tposei_u8_64x64_vbmi_join,
-                  tposei_stream_row_avx512)
+/* Streaming bytes with VBMI. Destination rows off lines join through the quarter network
+   unless the source stride crowds a tile's rows into a few L1 sets (tposei_pf_fits_l1),
+   where only the rows-once tile reads them well: a joined tile is bound by its stores (the
+   line and the carry of each row, tposei_join_row_b), and the quarter network adds none,
+   where the rows-once tile also parks its 64 blocks. avx512-stream, medians of 7 runs
+   interleaved, rows-once -> quarter: 1000x1500 0.84 -> 0.88, 2000^2 0.95 -> 1.04, 1500x1000
+   0.84 -> 0.85, 3000x1000 0.88 -> 0.89, 1448^2 0.96 -> 0.94; 1000x2048 (aliasing) 0.79 ->
+   0.43, so that keeps the rows-once tile. */
+static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
+{
+    const int spread = tposei_pf_fits_l1(job->src_stride, 64);
+    const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
+    if (!tposei_try_skinny(job, 1, 1))
+        tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, tposei_u8_64x64_vbmi_nt, join, join,
+                          tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512);
+}
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
                 tposei_u8_64x64_avx512_nt, tposei_u8_64x64_avx512_join_w,
                 NULL /* with VBMI: tposei_vbmis_e1 */, tposei_stream_row_avx512)
