@@ -1749,20 +1749,23 @@ TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL, 
 TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL, NULL, NULL)
 TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, NULL, NULL)
 
-/* Streaming bytes with VBMI. Destination rows off lines join through the quarter network
-   unless the source stride crowds a tile's rows into a few L1 sets (tposei_pf_fits_l1),
-   where only the rows-once tile reads them well: a joined tile is bound by its stores (the
-   line and the carry of each row, tposei_join_row_b), and the quarter network adds none,
-   where the rows-once tile also parks its 64 blocks. avx512-stream, medians of 7 runs
-   interleaved, rows-once -> quarter: 1000x1500 0.84 -> 0.88, 2000^2 0.95 -> 1.04, 1500x1000
-   0.84 -> 0.85, 3000x1000 0.88 -> 0.89, 1448^2 0.96 -> 0.94; 1000x2048 (aliasing) 0.79 ->
-   0.43, so that keeps the rows-once tile. */
+/* Streaming bytes with VBMI. The tiles that store straight to the destination (whole lines,
+   or lines joined with their carries where destination rows are off lines) use the quarter
+   network unless the source stride crowds a tile's rows into a few L1 sets
+   (tposei_pf_fits_l1), where only the rows-once tile reads them well: these tiles are bound
+   by their stores, and the quarter network stores each destination row once where the
+   rows-once tile also parks 64 blocks. avx512-stream, interleaved runs, rows-once ->
+   quarter, medians of 7 joined: 1000x1500 0.84 -> 0.88, 2000^2 0.95 -> 1.04, 1500x1000
+   0.84 -> 0.85, 3000x1000 0.88 -> 0.89, 1448^2 0.96 -> 0.94; of 5 on lines: 1024x1500 0.70
+   -> 0.82, 2112^2 1.20 -> 1.24, 1088x3000 1.14 -> 1.21, 4096x3000 0.82 -> 0.89, 16448^2 0.88
+   -> 0.96; the aliasing 1000x2048 joined 0.79 -> 0.43, so that keeps the rows-once tile. */
 static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
 {
     const int spread = tposei_pf_fits_l1(job->src_stride, 64);
+    const tposei_tile_fn nt = spread ? tposei_u8_64x64_avx512_nt : tposei_u8_64x64_vbmi_nt;
     const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
     if (!tposei_try_skinny(job, 1, 1))
-        tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, tposei_u8_64x64_vbmi_nt, join, join,
+        tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, join, join,
                           tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
