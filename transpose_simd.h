@@ -1776,8 +1776,9 @@ TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
 /* Streaming 2-byte elements: rows off lines join through the quarter network at odd offsets
    (bytes) and, where the source stride spreads over L1, at even ones, as bytes do with VBMI
    (tposei_vbmis_e1). Even offsets, rows-once -> quarter, medians of 5 interleaved runs:
-   1000x1500 1.10 -> 1.19, 1500x1000 1.11 -> 1.22, 2000x3000 1.05 -> 1.20. On lines the
-   quarter network measured no better (1024x1500 1.03 either way, 2112^2 1.32 -> 1.28). */
+   1000x1500 1.05 -> 1.15, 1500x1000 1.09 -> 1.22, 2000x3000 1.01 -> 1.18, 1448^2 1.10 ->
+   1.25. On lines the quarter network measured no better (1024x1500 1.03 either way, 2112^2
+   1.32 -> 1.28). */
 static TPOSEI_AVX512_FN void tposei_avx512s_e2(const tposei_job *job)
 {
     const tposei_join_fn join_w = tposei_pf_fits_l1(job->src_stride, 32)
