@@ -1057,7 +1057,13 @@ typedef struct tposei_geom {
    1000x1500 0.84 -> 0.88, 1500x1000 0.85 -> 0.92, 2000^2 0.96 -> 0.99, 1448^2 0.95 -> 0.99,
    3000x1000 0.90 -> 1.00; quarter tile 0.88 -> 0.92, 0.85 -> 0.92, 1.04 -> 1.01, 0.94 ->
    0.97, 0.89 -> 0.95. 2-byte blocks (8 tiles of 32 rows) measured no better halved (2000x3000
-   0.98 -> 0.89, 1000x1500 1.10 -> 1.02). */
+   0.98 -> 0.89, 1000x1500 1.10 -> 1.02). Larger joined blocks of bytes are 128 rows wide
+   too (5 runs interleaved, medians: 7919x3001 0.76 -> 0.86, 10000x3000 0.86 -> 0.91, but
+   half as tall 0.86 -> 0.82). Joined blocks never take the aliasing geometry's 2x8-line
+   blocks: with aliasing strides the direct blocks joined measured better, 512 rows wide
+   or 128 (medians of 5, 2x8 -> direct: 3001x7919 bytes 0.57 -> 0.76, 2-byte 0.61 -> 0.82,
+   1000x2048 2-byte 0.79 -> 0.95, 1000x4096 bytes 0.69 -> 0.75, 1001x4096 f32 0.67 -> 0.81,
+   2001x4096 f64 1.04 -> 1.10). */
 #ifndef TPOSEI_JOIN_SHORT_MAX
 #define TPOSEI_JOIN_SHORT_MAX ((size_t)16 << 20)
 #endif
@@ -1468,13 +1474,12 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         return;
     }
     if (kernel_nt && (aligned || join)) {
-        const int alias = !tposei_pf_fits_l1(job->src_stride, tile) &&
-                          job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
+        const int alias = !join && !tposei_pf_fits_l1(job->src_stride, tile) &&
+                          job->src_stride < TPOSEI_ALIAS_WIDE_MAX; /* see TPOSEI_JOIN_ROWS */
+        const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
-        if (join && !alias && job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX) {
-            g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
-            if (esize == 1) g.band /= 2;
-        }
+        if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
+        if (join && short_job && esize == 1) g.band /= 2;
         TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
         g.overlap = join && part && job->cols >= tile;
