@@ -140,7 +140,9 @@ static void check_large(tpose_kernel k)
         check_shape(k, rows, cols, esize, cols + 1, rows, 0, 5 * esize);
         check_shape(k, cols, rows, esize, rows, cols, 0, 3 * esize);
     }
-    for (e = 0; e < 5; e++) { /* 4 KiB source strides: the aliasing geometry, 2x8-line blocks */
+    /* 4 KiB source strides: destination rows on lines take the aliasing geometry (2x8-line
+       blocks), one element off the direct blocks joined by the rows-once tiles */
+    for (e = 0; e < 5; e++) {
         const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
         const size_t ld = 4096 / esize, rows = 700 / esize + 17, cols = ld - 5;
         const size_t dst_ld = (rows + line - 1) / line * line;
