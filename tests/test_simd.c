@@ -134,19 +134,23 @@ static void check_large(tpose_kernel k)
         const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
         const size_t rows = 2 * 8 * line + 7, cols = 2 * 512 + 45;
         const size_t dst_ld = (rows + line - 1) / line * line;
+        const size_t dst_ld512 = (rows * esize + 511) / 512 * 512 / esize; /* walked down */
         for (m = 0; m < 2; m++) check_shape(k, rows, cols, esize, cols + 1, dst_ld + m, 3, 0);
+        check_shape(k, rows, cols, esize, cols + 1, dst_ld512, 3, 0);
         /* dense destinations off lines: row seams, across bands and blocks, and the last
            tile column overlapping the one before */
         check_shape(k, rows, cols, esize, cols + 1, rows, 0, 5 * esize);
         check_shape(k, cols, rows, esize, rows, cols, 0, 3 * esize);
     }
     /* 4 KiB source strides: destination rows on lines take the aliasing geometry (2x8-line
-       blocks), one element off the direct blocks joined by the rows-once tiles */
+       blocks; walked down on a 1 KiB destination stride), one element off the direct blocks
+       joined by the rows-once tiles */
     for (e = 0; e < 5; e++) {
         const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
         const size_t ld = 4096 / esize, rows = 700 / esize + 17, cols = ld - 5;
         const size_t dst_ld = (rows + line - 1) / line * line;
         for (m = 0; m < 2; m++) check_shape(k, rows, cols, esize, ld, dst_ld + m, 0, 0);
+        check_shape(k, rows, cols, esize, ld, 1024 / esize, 0, 0);
     }
 }
 
