@@ -1178,17 +1178,24 @@ typedef struct tposei_pf {
     tposei_pf_panel panel;
 } tposei_pf;
 
-/* 1 when the rows of one tile spread over at least half of the L1's 64 sets (64-byte lines,
-   the set count of every x86 L1d of 32 or 48 KiB), so the tiles in flight fit in L1 beside
-   the one being read. Power-of-two strides put every row of a tile in one set: fetched into
-   L1 they evict each other (N = 4096 bytes fell from 0.62x to 0.46x memcpy), so those take
-   the panel cursor. */
-TPOSEI_FORCE_INLINE int tposei_pf_fits_l1(size_t src_stride, size_t tile)
+/* How many of the L1's 64 sets (64-byte lines, the set count of every x86 L1d of 32 or
+   48 KiB) the first lines of `rows` source rows fall in. */
+TPOSEI_FORCE_INLINE size_t tposei_l1_sets(size_t src_stride, size_t rows)
 {
     uint64_t sets = 0;
     size_t r, n = 0;
-    for (r = 0; r < tile && r < 64; r++) sets |= (uint64_t)1 << (r * src_stride / 64 % 64);
+    for (r = 0; r < rows && r < 64; r++) sets |= (uint64_t)1 << (r * src_stride / 64 % 64);
     for (; sets; sets &= sets - 1) n++;
+    return n;
+}
+
+/* 1 when the rows of one tile spread over at least half of the L1's sets, so the tiles in
+   flight fit in L1 beside the one being read. Power-of-two strides put every row of a tile
+   in one set: fetched into L1 they evict each other (N = 4096 bytes fell from 0.62x to
+   0.46x memcpy), so those take the panel cursor. */
+TPOSEI_FORCE_INLINE int tposei_pf_fits_l1(size_t src_stride, size_t tile)
+{
+    const size_t n = tposei_l1_sets(src_stride, tile);
     return n >= 32 || n >= tile / 2;
 }
 
@@ -1781,17 +1788,25 @@ TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, 
 
 /* Streaming bytes with VBMI. The tiles that store straight to the destination (whole lines,
    or lines joined with their carries where destination rows are off lines) use the quarter
-   network unless the source stride crowds a tile's rows into a few L1 sets
-   (tposei_pf_fits_l1), where only the rows-once tile reads them well: these tiles are bound
-   by their stores, and the quarter network stores each destination row once where the
-   rows-once tile also parks 64 blocks. avx512-stream, interleaved runs, rows-once ->
+   network unless the source stride crowds a tile's rows into fewer than
+   TPOSEI_QUARTER_SETS L1 sets, where only the rows-once tile reads them well: these tiles
+   are bound by their stores, and the quarter network stores each destination row once where
+   the rows-once tile also parks 64 blocks. avx512-stream, interleaved runs, rows-once ->
    quarter, medians of 7 joined: 1000x1500 0.84 -> 0.88, 2000^2 0.95 -> 1.04, 1500x1000
    0.84 -> 0.85, 3000x1000 0.88 -> 0.89, 1448^2 0.96 -> 0.94; of 5 on lines: 1024x1500 0.70
    -> 0.82, 2112^2 1.20 -> 1.24, 1088x3000 1.14 -> 1.21, 4096x3000 0.82 -> 0.89, 16448^2 0.88
-   -> 0.96; the aliasing 1000x2048 joined 0.79 -> 0.43, so that keeps the rows-once tile. */
+   -> 0.96; the aliasing 1000x2048 joined 0.79 -> 0.43, so that keeps the rows-once tile.
+   Eight sets (8 ways each: 64 lines) still hold the tile's 64 rows between its quarters.
+   Strides that are odd multiples of 512 or 256 bytes (modulo 4 KiB) fall in 8 or 16 sets;
+   medians of 3, rows-once -> quarter: 1024x1536 0.80 -> 0.96, 2048x1536 1.05 -> 1.10,
+   1024x1280 0.79 -> 0.92, 2048x1280 1.01 -> 1.11, 2048x512 0.98 -> 1.17, 8192x512 0.98 ->
+   1.13, 16384x1536 0.88 -> 0.97; joined 1000x1280 0.76 -> 0.93, 2000x1280 1.00 -> 1.09,
+   1000x1536 0.90 -> 0.93; none lower. Four sets (odd multiples of 1 KiB) lost: 2048x1024
+   1.01 -> 0.79, 4096x1024 1.03 -> 0.74. */
+#define TPOSEI_QUARTER_SETS 8
 static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
 {
-    const int spread = tposei_pf_fits_l1(job->src_stride, 64);
+    const int spread = tposei_l1_sets(job->src_stride, 64) >= TPOSEI_QUARTER_SETS;
     const tposei_tile_fn nt = spread ? tposei_u8_64x64_avx512_nt : tposei_u8_64x64_vbmi_nt;
     const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
     if (!tposei_try_skinny(job, 1, 1))
