@@ -1476,6 +1476,24 @@ TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_ge
     }
 }
 
+/* Bytes on lines at most TPOSEI_SHORT_ROWS long whose source stride puts a tile's 64 rows
+   in 4 L1 sets (odd multiples of 1 KiB) stream best through the quarter tile walked across
+   the block, though the quarter tile loses with such strides elsewhere (TPOSEI_QUARTER_SETS)
+   and walking down wins on other strides of 512-byte multiples (TPOSEI_DOWN_ALIGN): measured
+   only, no counters here to say why. avx512-stream, medians of 5, rows-once walked down ->
+   quarter across: 1024^2 0.80 -> 0.99, 1024x3072 0.84 -> 1.01, 1024x5120 0.81 -> 1.00,
+   1024x7168 0.82 -> 0.99, 512x3072 0.80 -> 1.05, 512x5120 0.77 -> 1.02; the quarter tile
+   walked down 0.78 at 1024^2, and rows-once 0.75-0.83 either way. Longer rows lose
+   (2048x1024 1.01 -> 0.90, 4096x1024 1.03 -> 0.91, medians of 3), and so do rows off lines
+   (joined: 1000x3072 0.86 -> 0.68, 1000x5120 0.71 -> 0.64). */
+#define TPOSEI_SHORT_ROWS 1024
+TPOSEI_FORCE_INLINE int tposei_u8_short_rows(const tposei_job *job)
+{
+    return job->dst_stride <= TPOSEI_SHORT_ROWS &&
+           ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0 &&
+           tposei_l1_sets(job->src_stride, 64) == 4;
+}
+
 /* The SIMD driver. Without `stream`: blocks sized for the caches, stored in place. With it:
    when `kernel_nt` exists and every destination row starts on a cache line, tiles store
    their whole lines non-temporally straight from registers; otherwise each block is
@@ -1511,7 +1529,8 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
         g.down = !join && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
-                 job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
+                 job->src_stride < TPOSEI_ALIAS_WIDE_MAX &&
+                 !(esize == 1 && tposei_u8_short_rows(job));
         g.overlap = join && part && job->cols >= tile;
         g.seams = g.overlap && job->rows >= tile && job->dst_stride == job->rows * esize;
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);
@@ -1807,7 +1826,8 @@ TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, 
 static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
 {
     const int spread = tposei_l1_sets(job->src_stride, 64) >= TPOSEI_QUARTER_SETS;
-    const tposei_tile_fn nt = spread ? tposei_u8_64x64_avx512_nt : tposei_u8_64x64_vbmi_nt;
+    const tposei_tile_fn nt = spread || tposei_u8_short_rows(job) ? tposei_u8_64x64_avx512_nt
+                                                                   : tposei_u8_64x64_vbmi_nt;
     const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
     if (!tposei_try_skinny(job, 1, 1))
         tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, join, join,

@@ -144,13 +144,15 @@ static void check_large(tpose_kernel k)
     }
     /* 4 KiB source strides: destination rows on lines take the aliasing geometry (2x8-line
        blocks; walked down on a 1 KiB destination stride), one element off the direct blocks
-       joined by the rows-once tiles */
+       joined by the rows-once tiles; then 3 KiB */
     for (e = 0; e < 5; e++) {
         const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
         const size_t ld = 4096 / esize, rows = 700 / esize + 17, cols = ld - 5;
         const size_t dst_ld = (rows + line - 1) / line * line;
         for (m = 0; m < 2; m++) check_shape(k, rows, cols, esize, ld, dst_ld + m, 0, 0);
         check_shape(k, rows, cols, esize, ld, 1024 / esize, 0, 0);
+        /* 3 KiB: bytes' tiles in 4 L1 sets, rows of 1 KiB (the quarter tile walked across) */
+        check_shape(k, rows, 3072 / esize - 5, esize, 3072 / esize, 1024 / esize, 0, 0);
     }
 }
 
