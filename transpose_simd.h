@@ -1043,7 +1043,10 @@ typedef struct tposei_geom {
    0.64 -> 0.73, 2048^2 f64 1.01 -> 1.27, 4096x8192 u16 0.79 -> 0.95, 2048x1024 u16
    0.98 -> 1.07, 8192x4096 f32 0.95 -> 1.06, 16384^2 u8 0.40 either way; but at 32 KiB
    (8192^2 f32) 0.59 -> 0.42, so longer strides take the direct blocks (which measure about
-   the same as 2x8 on Zen 4 power-of-two shapes). */
+   the same as 2x8 on Zen 4 power-of-two shapes) unless the blocks are walked down
+   (TPOSEI_DOWN_ALIGN): 2x8 blocks walked down against direct blocks walked across, medians
+   of 4: 8192^2 f32 0.71 -> 0.76, 4096x8192 f32 0.83 -> 0.92, 2048x16384 f32 0.82 -> 0.94,
+   1024x16384 f64 1.02 -> 1.08, 8192x4096 f64 0.88 -> 0.93. */
 #define TPOSEI_ALIAS_WIDE_MAX 32768
 /* Destination strides that are multiples of TPOSEI_DOWN_ALIGN bytes put every line a tile
    stores at one offset modulo 512, and a block walked across (tile rows outer) stores one
@@ -1053,10 +1056,10 @@ typedef struct tposei_geom {
    2.16-2.32x at 1152 and 1280, and 1.96-2.49x at the same strides walked down the block (a
    tile column's band of tiles before the next column). The rows-once byte tile alone,
    source in L2, destination stride 1024: 15.1 GB/s across, 20.4 down, 25.6 at stride 1088.
-   So blocks on such strides walk down each column of tiles, where the
-   source stride is below TPOSEI_ALIAS_WIDE_MAX; with longer strides a panel's rows share few
-   L2 sets and must be read in the order the panel cursor fetched them (8192^2 f32 0.73 ->
-   0.58 walked down). avx512-stream, interleaved runs, across -> down, medians of 5: 1024^2
+   So blocks on such strides walk down each column of tiles, where the source stride is
+   below TPOSEI_ALIAS_WIDE_MAX or the blocks are the aliasing geometry's 2x8; the direct
+   blocks' panels on longer strides share few L2 sets and must be read in the order the
+   panel cursor fetched them (8192^2 f32 0.73 -> 0.58 walked down). avx512-stream, interleaved runs, across -> down, medians of 5: 1024^2
    u16 0.98 -> 1.37, f32 0.88 -> 0.99, f64 1.07 -> 1.22; 1536x1024 f32 0.96 -> 1.12; 2048^2
    u8 0.90 -> 0.99, u16 1.01 -> 1.06, f32 0.87 -> 0.96; 4096^2 f32 0.84 -> 0.92; 1024x1500
    u8 0.72 -> 0.83, 1024x2048 u16 1.09 -> 1.22; of 3: 4096x8192 u16 0.99 -> 1.12, 16384x4096
@@ -1520,17 +1523,19 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         return;
     }
     if (kernel_nt && (aligned || join)) {
-        const int alias = !join && !tposei_pf_fits_l1(job->src_stride, tile) &&
-                          job->src_stride < TPOSEI_ALIAS_WIDE_MAX; /* see TPOSEI_JOIN_ROWS */
+        /* see TPOSEI_ALIAS_WIDE_MAX, TPOSEI_DOWN_ALIGN and TPOSEI_JOIN_ROWS */
+        const int aliasing = !join && !tposei_pf_fits_l1(job->src_stride, tile);
+        const int short_stride = job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
+        const int down = !join && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
+                         (short_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
+        const int alias = aliasing && (short_stride || down);
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
         if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         if (join && short_job && esize == 1) g.band /= 2;
         TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
-        g.down = !join && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
-                 job->src_stride < TPOSEI_ALIAS_WIDE_MAX &&
-                 !(esize == 1 && tposei_u8_short_rows(job));
+        g.down = down;
         g.overlap = join && part && job->cols >= tile;
         g.seams = g.overlap && job->rows >= tile && job->dst_stride == job->rows * esize;
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);

@@ -153,6 +153,9 @@ static void check_large(tpose_kernel k)
         check_shape(k, rows, cols, esize, ld, 1024 / esize, 0, 0);
         /* 3 KiB: bytes' tiles in 4 L1 sets, rows of 1 KiB (the quarter tile walked across) */
         check_shape(k, rows, 3072 / esize - 5, esize, 3072 / esize, 1024 / esize, 0, 0);
+        /* 32 KiB: the aliasing blocks only where they are walked down */
+        check_shape(k, 300 / esize + 7, 700 / esize + 45, esize, 32768 / esize, 1024 / esize,
+                    0, 0);
     }
 }
 
