@@ -56,10 +56,11 @@
    | swar      | 1, 2, 4 (any: as    | 8x8 u8, 4x4 u16 or 2x2 u32 tiles in uint64_t registers   |
    |           | prefetch otherwise) | by masked shifts, inside prefetched cache blocks        |
    | sse2      | 1, 2, 4, 8, 16      | 16x16 u8 ... 2x2 u64 unpack networks; 16-byte moves     |
-   | avx2      | 1, 2, 4, 8, 16      | the article's 32x32 u8 shuffle/blend network; 16x16 u16 |
-   |           |                     | ... 2x2 u128 with two rows per vector                   |
-   | avx2-     | 1, 2, 4, 8, 16      | avx2 tiles into an L1 buffer, whole destination lines   |
-   |  stream   |                     | written non-temporally (edges stored normally)          |
+   | avx2      | 1, 2, 4, 8, 16      | 32x32 u8 ... 2x2 u128 unpack networks, two rows per     |
+   |           |                     | vector (the article's u8 shuffle/blend network: tests)  |
+   | avx2-     | 1, 2, 4, 8, 16      | rows on lines: 64-byte line tiles of four avx2 tiles,   |
+   |  stream   |                     | each row two 32-byte non-temporal stores; otherwise     |
+   |           |                     | avx2 tiles into an L1 buffer, whole lines streamed      |
    | avx512    | 1, 2, 4, 8, 16      | 64x64 u8 ... 4x4 u128, four rows per vector; skinny     |
    |           |                     | shapes (a side <= 16) by VBMI byte permutes             |
    | avx512-   | 1, 2, 4, 8, 16      | avx512 with non-temporal stores of whole lines, straight|
