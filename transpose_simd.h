@@ -437,9 +437,11 @@ TPOSEI_FORCE_INLINE void tposei_copy_row64(unsigned char *dst, const unsigned ch
         unsigned char *const a = (unsigned char *)in, *const b = (unsigned char *)out;      \
         const size_t q = 32 / (esize);                                                      \
         size_t r;                                                                           \
-        for (r = 0; r < 128; r++) in[r] = _mm256_setzero_si256();                           \
-        for (r = 0; r < rows; r++) tposei_copy_row64(a + 64 * r, src + r * src_stride,     \
-                                                     cols * (esize));                       \
+        for (r = 0; r < 64 / (esize); r++) { /* zeros past the corner; no memset call */   \
+            in[2 * r] = in[2 * r + 1] = _mm256_setzero_si256();                             \
+            if (r < rows) tposei_copy_row64(a + 64 * r, src + r * src_stride,               \
+                                            cols * (esize));                                \
+        }                                                                                   \
         quad(b, 64, a, 64);                                                                 \
         quad(b + 32, 64, a + 64 * q, 64);                                                   \
         quad(b + 64 * q, 64, a + 32, 64);                                                   \
@@ -447,11 +449,58 @@ TPOSEI_FORCE_INLINE void tposei_copy_row64(unsigned char *dst, const unsigned ch
         for (r = 0; r < cols; r++)                                                          \
             tposei_copy_row64(dst + r * dst_stride, b + 64 * r, rows * (esize));            \
     }
-/* Each line tile: read directly (_nt), through its L1 copy (_nt_staged), and by corners. */
+/* The phases of a joined tile (destination rows off cache lines; tposei_join_row_w):
+   TPOSEI_JOIN_LEAD only loads the carry (the chunk above the band, read again),
+   TPOSEI_JOIN_HEAD stores the part of a row's first chunk inside the row, normally, and
+   TPOSEI_JOIN_BODY streams the line that the carry and the chunk complete. */
+enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
+
+/* A line tile for destination rows off cache lines, with the carries and phases of the
+   AVX-512 joins (tposei_join_row_w): each chunk lands beside its row's carry in a 128-byte
+   L1 pair, and the line at P - m is the pair's bytes 64 - m.., two unaligned loads and two
+   non-temporal stores, at any m. The source lines go through an L1 copy first. */
+#define TPOSEI_AVX2_JOIN_KERNEL(name, quad, esize)                                          \
+    static __attribute__((noinline)) TPOSEI_AVX2_FN void name(                             \
+        unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride, \
+        unsigned char *carry, int phase)                                                    \
+    {                                                                                       \
+        const size_t q = 32 / (esize);                                                      \
+        __m256i copy[128], pair[128]; /* source lines; q rows of carry | chunk */           \
+        unsigned char *const cp = (unsigned char *)copy, *const pp = (unsigned char *)pair; \
+        size_t r, h;                                                                        \
+        for (r = 0; r < 64 / (esize); r++) {                                                \
+            copy[2 * r] = _mm256_loadu_si256((const __m256i *)(src + r * src_stride));      \
+            copy[2 * r + 1] =                                                               \
+                _mm256_loadu_si256((const __m256i *)(src + r * src_stride + 32));           \
+        }                                                                                   \
+        for (h = 0; h < 2; h++) {                                                           \
+            quad(pp + 64, 128, cp + 32 * h, 64);                                            \
+            quad(pp + 96, 128, cp + 64 * q + 32 * h, 64);                                   \
+            for (r = 0; r < q; r++) {                                                       \
+                unsigned char *at = dst + (q * h + r) * dst_stride, *p = pp + 128 * r;      \
+                unsigned char *c = carry + 64 * (q * h + r);                                \
+                const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));         \
+                if (phase == TPOSEI_JOIN_BODY) {                                            \
+                    pair[4 * r] = _mm256_load_si256((const __m256i *)c);                    \
+                    pair[4 * r + 1] = _mm256_load_si256((const __m256i *)(c + 32));         \
+                    _mm256_stream_si256((__m256i *)(at - m),                                \
+                                        _mm256_loadu_si256((const __m256i *)(p + 64 - m))); \
+                    _mm256_stream_si256((__m256i *)(at - m + 32),                           \
+                                        _mm256_loadu_si256((const __m256i *)(p + 96 - m))); \
+                } else if (phase == TPOSEI_JOIN_HEAD) /* up to the end of the line */       \
+                    tposei_copy_row64(at, p + 64, 64 - m);                                  \
+                _mm256_store_si256((__m256i *)c, pair[4 * r + 2]);                          \
+                _mm256_store_si256((__m256i *)(c + 32), pair[4 * r + 3]);                   \
+            }                                                                               \
+        }                                                                                   \
+    }
+/* Each line tile: read directly (_nt), through its L1 copy (_nt_staged), joined, and by
+   corners. */
 #define TPOSEI_AVX2_LINE_KERNELS(shape, quad, esize)                                        \
     TPOSEI_AVX2_LINE_KERNEL(tposei_##shape##_avx2_nt, quad, esize)                          \
     TPOSEI_AVX2_STAGED_KERNEL(tposei_##shape##_avx2_nt_staged, tposei_##shape##_avx2_nt,    \
                               esize)                                                        \
+    TPOSEI_AVX2_JOIN_KERNEL(tposei_##shape##_avx2_join, quad, esize)                        \
     TPOSEI_AVX2_PART_KERNEL(tposei_##shape##_avx2_part, quad, esize)
 TPOSEI_AVX2_LINE_KERNELS(u8_64x64, tposei_u8_32x32_avx2, 1)
 TPOSEI_AVX2_LINE_KERNELS(u16_32x32, tposei_u16_16x16_avx2, 2)
@@ -461,6 +510,7 @@ TPOSEI_AVX2_LINE_KERNELS(u128_4x4, tposei_u128_2x2_avx2, 16)
 #undef TPOSEI_AVX2_LINE_KERNEL
 #undef TPOSEI_AVX2_STAGED_KERNEL
 #undef TPOSEI_AVX2_PART_KERNEL
+#undef TPOSEI_AVX2_JOIN_KERNEL
 #undef TPOSEI_AVX2_LINE_KERNELS
 
 /* ======================================================================================== */
@@ -613,9 +663,7 @@ TPOSEI_AVX512_INLINE void tposei_u64_8x8_regs(__m512i r[8])
    last m bytes of the chunk before it in the same row (`carry`, 64 bytes per row), so each
    line leaves as one non-temporal store; the chunk then becomes the carry. Two-source
    permutes join the pair: words (AVX-512BW) where every m is even, bytes (VBMI) otherwise.
-   Phases: TPOSEI_JOIN_LEAD only loads the carry (the chunk above the band, read again),
-   TPOSEI_JOIN_HEAD stores the part of a row's first chunk inside the row, normally. */
-enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
+   Phases (TPOSEI_JOIN_LEAD ..., with the AVX2 line tiles). */
 
 /* 0 1 2 ... 127 as bytes, then 0 1 ... 63 as words: the window at 64 - m (bytes) or 32 - m/2
    (words) selects bytes 64-m.. of the carry, then the chunk from its start. */
@@ -1609,22 +1657,23 @@ TPOSEI_FORCE_INLINE int tposei_u8_short_rows(const tposei_job *job)
 
 /* The SIMD driver. Without `stream`: blocks sized for the caches, stored in place. With it:
    when `kernel_nt` exists and every destination row starts on a cache line, tiles store
-   their whole lines non-temporally straight from registers; otherwise each block is
-   transposed into an aligned L1 buffer whose rows leave through `stream` (aligned middle
-   streamed, edges stored). One fence per call. */
+   their whole lines non-temporally straight from registers, and where rows are off lines
+   through `join_w` (rows at even offsets) or `join_b` (any offset; NULL where this CPU
+   cannot run it); otherwise each block is transposed into an aligned L1 buffer whose rows
+   leave through `stream` (aligned middle streamed, edges stored). `seams`: a dense joined
+   destination may write its row seams through tposei_seam_tiles (AVX-512). One fence per
+   call. */
 TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
                                            tposei_tile_fn kernel, tposei_tile_fn kernel_nt,
                                            tposei_join_fn join_w, tposei_join_fn join_b,
-                                           tposei_part_fn part, tposei_row_fn stream)
+                                           tposei_part_fn part, tposei_row_fn stream,
+                                           int seams)
 {
     unsigned char raw[TPOSEI_STREAM_BUF + TPOSEI_CACHE_LINE];
     unsigned char *buf = raw + (-(uintptr_t)raw & (TPOSEI_CACHE_LINE - 1));
     const int aligned = ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0;
     const int even = ((uintptr_t)job->dst | job->dst_stride) % 2 == 0;
-    const tposei_join_fn join = aligned || !join_w ? NULL
-                                : even             ? join_w
-                                : tposei_cpu_has(TPOSEI_CPU_VBMI) ? join_b
-                                                                  : NULL;
+    const tposei_join_fn join = aligned || !join_w ? NULL : even ? join_w : join_b;
     tposei_geom g;
     if (!stream) {
         g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_CACHE);
@@ -1647,7 +1696,8 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         g.part = part;
         g.down = down;
         g.overlap = join && part && job->cols >= tile;
-        g.seams = g.overlap && job->rows >= tile && job->dst_stride == job->rows * esize;
+        g.seams = seams && g.overlap && job->rows >= tile &&
+                  job->dst_stride == job->rows * esize;
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);
     } else {
         g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
@@ -1874,20 +1924,27 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
 #define TPOSEI_SIMD_RUN(name, attr, esize, tile, kernel, kernel_nt, stream)                 \
     static attr void name(const tposei_job *job)                                           \
     {                                                                                      \
-        tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, NULL, NULL, stream);  \
+        tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, NULL, NULL, stream,   \
+                          0);                                                              \
     }
 
 /* 1 when a streaming row writer is given. A function, not `stream != NULL` in the macro:
    compilers warn (-Waddress) that a named function's address is never NULL. */
 TPOSEI_FORCE_INLINE int tposei_row_fn_given(tposei_row_fn f) { return f != NULL; }
 
+/* A VBMI join where this CPU has VBMI, else NULL. */
+static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
+{
+    return tposei_cpu_has(TPOSEI_CPU_VBMI) ? f : NULL;
+}
+
 /* AVX-512 entry points try the skinny path first; their edges go by tile corners. */
 #define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, join_w, join_b, stream)     \
     static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
     {                                                                                      \
         if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
-            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, join_w, join_b,         \
-                              kernel##_part, stream);                                      \
+            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, join_w,                 \
+                              tposei_vbmi_join(join_b), kernel##_part, stream, 1);         \
     }
 
 TPOSEI_SIMD_RUN(tposei_sse2_e1, , 1, 16, tposei_u8_16x16_sse2, NULL, NULL)
@@ -1902,27 +1959,37 @@ TPOSEI_SIMD_RUN(tposei_avx2_e4, TPOSEI_AVX2_FN, 4, 8, tposei_u32_8x8_avx2, NULL,
 TPOSEI_SIMD_RUN(tposei_avx2_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2, NULL, NULL)
 TPOSEI_SIMD_RUN(tposei_avx2_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2, NULL, NULL)
 
-/* Streaming on AVX2: destinations whose rows start on cache lines, with both sides at least
-   a line tile, take the direct mode through the line tiles (its blocks, panel cursor and walk
-   as on AVX-512); the rest the buffered mode through the 32-byte tiles. The buffered mode
-   alone measured about 0.5x memcpy on every shape; avx2-stream, interleaved runs, medians of
-   3, buffered (with the article's byte network) -> line tiles: 2112^2 1/2/4/8-byte 0.55 /
-   0.77 / 0.64 / 0.59 -> 0.95 / 1.01 / 1.23 / 1.25, 16448^2 bytes 0.43 -> 0.72, 8256^2 f32
-   0.51 -> 1.02, 5824^2 f64 0.47 -> 0.95, 4096^2 bytes 0.48 -> 0.73, 8192^2 f32 0.50 -> 0.83. */
+/* Streaming on AVX2, where both sides are at least a line tile: destinations whose rows
+   start on cache lines take the direct mode through the line tiles (its blocks, panel cursor
+   and walk as on AVX-512), and so do rows off lines, joined (tposei_u8_64x64_avx2_join ...),
+   for elements of 1 or 2 bytes and for matrices of at most TPOSEI_JOIN_SHORT_MAX bytes; the
+   rest takes the buffered mode through the 32-byte tiles. The buffered mode alone measured
+   about 0.5x memcpy on every shape; avx2-stream, interleaved runs, medians of 3, buffered
+   (with the article's byte network) -> line tiles: 2112^2 1/2/4/8-byte 0.55 / 0.77 / 0.64 /
+   0.59 -> 0.95 / 1.01 / 1.23 / 1.25, 16448^2 bytes 0.43 -> 0.72, 8256^2 f32 0.51 -> 1.02,
+   5824^2 f64 0.47 -> 0.95, 4096^2 bytes 0.48 -> 0.73, 8192^2 f32 0.50 -> 0.83. Rows off
+   lines, buffered (unpack network) -> joined: 1000x1500 1/2/4-byte 0.39 / 0.45 / 0.76 ->
+   0.50 / 0.63 / 0.90, 2000^2 1/2-byte 0.42 / 0.54 -> 0.60 / 0.87, 1448^2 f32 0.69 -> 0.94,
+   3001x7919 bytes 0.32 -> 0.43; but larger matrices of 4 bytes lost (3001x7919 f32 0.72 ->
+   0.52, 10001x3000 0.64 -> 0.53, 2001x4000 0.62 -> 0.56; 128-row blocks no better), and
+   8 bytes measured equal (3001x7919 0.59 / 0.55), so those stay buffered. */
 #define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape)                            \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         const size_t n = 64 / (esize);                                                      \
-        if (((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0 &&             \
-            job->rows >= n && job->cols >= n) {                                             \
-            const int copy = (esize) <= 4 || !tposei_pf_fits_l1(job->src_stride, n);        \
+        const int lines = ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0; \
+        const int join = (esize) <= 2 ||                                                    \
+                         job->rows * job->cols * (esize) <= TPOSEI_JOIN_SHORT_MAX;          \
+        if (job->rows >= n && job->cols >= n && (lines || join)) {                          \
+            const int copy = (esize) <= 4 || !tposei_pf_fits_l1(job->src_stride, n);       \
             const tposei_tile_fn nt = copy ? tposei_##shape##_avx2_nt_staged                \
                                            : tposei_##shape##_avx2_nt;                      \
-            tposei_simd_drive(job, esize, n, nt, nt, NULL, NULL, tposei_##shape##_avx2_part, \
-                              tposei_stream_row_avx2);                                      \
+            tposei_simd_drive(job, esize, n, nt, nt, tposei_##shape##_avx2_join,            \
+                              tposei_##shape##_avx2_join, tposei_##shape##_avx2_part,       \
+                              tposei_stream_row_avx2, 0);                                   \
         } else                                                                              \
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL,             \
-                              tposei_stream_row_avx2);                                      \
+                              tposei_stream_row_avx2, 0);                                   \
     }
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32)
@@ -1964,7 +2031,7 @@ static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
     const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
     if (!tposei_try_skinny(job, 1, 1))
         tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, join, join,
-                          tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512);
+                          tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512, 1);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
                 tposei_u8_64x64_avx512_nt, tposei_u8_64x64_avx512_join_w,
@@ -1982,8 +2049,8 @@ static TPOSEI_AVX512_FN void tposei_avx512s_e2(const tposei_job *job)
                                       : tposei_u16_32x32_bw_join;
     if (!tposei_try_skinny(job, 2, 1))
         tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt, join_w,
-                          tposei_u16_32x32_avx512_join_b, tposei_u16_32x32_bw_part,
-                          tposei_stream_row_avx512);
+                          tposei_vbmi_join(tposei_u16_32x32_avx512_join_b),
+                          tposei_u16_32x32_bw_part, tposei_stream_row_avx512, 1);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e4, 4, 16, tposei_u32_16x16_avx512,
                 tposei_u32_16x16_avx512_nt, tposei_u32_16x16_avx512_join_w,
