@@ -1791,9 +1791,9 @@ TPOSEI_AVX512_INLINE void tposei_tall8_store(unsigned char *d, __m512i v, int st
 
 /* `pairs` (1 or 2) chunks of eight AoS rows from `aos` (row stride `as`): tall (wide = 0)
    to one line of each of the eight SoA rows rows[k] + o per chunk; wide, the mirror image.
-   Two chunks store two neighbouring lines per SoA row, row by row: 128-byte runs per row
-   measured 0.82x memcpy where single chunks' 64-byte runs gave 0.72-0.77x (one read stream,
-   4000000x8). */
+   Two chunks store two neighbouring lines per SoA row, row by row: at 4000000x8, 128-byte
+   runs per row measured 1.46-1.55x memcpy where single chunks' 64-byte runs gave 1.39-1.45x
+   (Zen 4 guest, four interleaved runs; 0.82x against 0.72-0.77x on the earlier Xeon). */
 TPOSEI_AVX512_INLINE void tposei_rows8_chunks(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t o,
                                               unsigned pairs, int wide, int stream)
@@ -1848,26 +1848,17 @@ static inline TPOSEI_AVX512_ATTR void tposei_u64_8x8_strip(unsigned char *dst, s
 }
 
 /* The n x 8 driver between n AoS rows of eight 8-byte elements at `aos` (row stride `as`)
-   and eight SoA rows rows[0..7] of n elements, either way: the rows in groups of
-   TPOSEI_TALL8_STREAMS runs of TPOSEI_TALL8_RUN rows, a pair of chunks taken from each run
-   in turn, so that eight sequential AoS streams (16 KiB apart) and 128-byte runs of each
-   SoA row are in flight at once. A plain sequential copy loop reaches only 0.85x of
-   glibc's memcpy here (which interleaves pages); at 4000000x8 one stream of pairs measured
-   0.82x, two 4 KiB runs 0.89x, four 0.92-0.95x, eight runs of 16 KiB 0.96-0.98x (eight
-   runs of 4 KiB 0.94x, single chunks 0.82x). The rest: pairs, a chunk, then element by
-   element. */
-#define TPOSEI_TALL8_STREAMS 8
-#define TPOSEI_TALL8_RUN 256
+   and eight SoA rows rows[0..7] of n elements, either way: pairs of chunks in order (one
+   sequential AoS stream, 128-byte runs of each SoA row), then a chunk, then element by
+   element. On the Zen 4 guest these figures come from (4000000x8 doubles, ratio to memcpy,
+   four interleaved runs) one stream measured 1.50-1.59 where page runs taken in turn, which
+   the earlier Xeon guest preferred (0.96-0.98 there against 0.82 for one stream), gave
+   0.92-1.02 with eight runs of 16 KiB, 0.71-1.01 with two and 1.00-1.11 with four. */
 static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t n, int wide,
                                               int stream)
 {
-    const size_t group = TPOSEI_TALL8_STREAMS * TPOSEI_TALL8_RUN;
-    size_t i = 0, j, p;
-    for (; i + group <= n; i += group)
-        for (j = 0; j < TPOSEI_TALL8_RUN; j += 16)
-            for (p = i + j; p < i + group; p += TPOSEI_TALL8_RUN)
-                tposei_rows8_chunks(aos + p * as, as, rows, p * 8, 2, wide, stream);
+    size_t i = 0;
     for (; i + 16 <= n; i += 16)
         tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream);
     if (i + 8 <= n) {
@@ -1878,14 +1869,20 @@ static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
     tposei_rows8_scalar(aos, as, rows, i, n, wide);
 }
 
-/* The tall n x 8 job: destination rows every dst_stride bytes. */
-static void tposei_tall8_run(const tposei_job *job, int stream)
+/* The n x 8 job either way: tall (n rows of 8), destination rows every dst_stride bytes;
+   wide (8 rows of n), source rows every src_stride bytes. Only the source is read. */
+static void tposei_rows8_job(const tposei_job *job, int wide, int stream)
 {
     unsigned char *rows[8];
     unsigned k;
-    for (k = 0; k < 8; k++) rows[k] = job->dst + k * job->dst_stride;
-    tposei_rows8_run((unsigned char *)job->src, job->src_stride, rows, job->rows, 0, /* read */
-                     stream);
+    for (k = 0; k < 8; k++)
+        rows[k] = wide ? (unsigned char *)job->src + k * job->src_stride
+                       : job->dst + k * job->dst_stride;
+    if (wide)
+        tposei_rows8_run(job->dst, job->dst_stride, rows, job->cols, 1, stream);
+    else
+        tposei_rows8_run((unsigned char *)job->src, job->src_stride, rows, job->rows, 0,
+                         stream);
 }
 
 /* ======================================================================================== */
@@ -1893,12 +1890,14 @@ static void tposei_tall8_run(const tposei_job *job, int stream)
 /* ======================================================================================== */
 
 /* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
-/* The skinny paths: n x 8 of 8-byte elements (AVX-512F), else the VBMI path where it fits
-   and the CPU has VBMI; 1 when one ran. */
+/* The skinny paths: n x 8 and 8 x n of 8-byte elements (AVX-512F), else the VBMI path
+   where it fits and the CPU has VBMI; 1 when one ran. The 8 x n mirror measured 1.38-1.51
+   through the n x 8 network against 1.36-1.45 through VBMI (8x4000000 doubles, four
+   interleaved runs; 8x1000000 1.56-1.62 against 1.46-1.53), and needs no VBMI. */
 static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
 {
-    if (esize == 8 && job->cols == 8 && job->rows >= 8) {
-        tposei_tall8_run(job, stream);
+    if (esize == 8 && (job->cols == 8 || job->rows == 8) && job->rows >= 8 && job->cols >= 8) {
+        tposei_rows8_job(job, job->rows == 8, stream);
         return 1;
     }
     if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI)) return 0;

@@ -159,9 +159,9 @@ static void check_large(tpose_kernel k)
     }
 }
 
-/* n x 8 of 8-byte elements (the AVX-512 tall8 driver): long sides that end inside a group of
-   page runs, after a pair, after a single chunk and in the scalar tail, dense and padded,
-   destinations on lines and off them. */
+/* n x 8 and 8 x n of 8-byte elements (the AVX-512 n x 8 driver, both ways): long sides that
+   end after a pair, after a single chunk and in the scalar tail, dense and padded, the AoS
+   side on lines and off them. */
 static void check_tall8(tpose_kernel k)
 {
     static const size_t longs[] = {2048 + 16 + 8 + 5, 2 * 2048 - 1, 3 * 2048 + 24, 2048};
@@ -170,7 +170,7 @@ static void check_tall8(tpose_kernel k)
         for (v = 0; v < 3; v++) {
             const size_t n = longs[l], dst_ld = v == 2 ? n + 3 : n;
             check_shape(k, n, 8, 8, 8 + (v == 1), dst_ld, 8 * v, v == 0 ? 0 : 8);
-            check_shape(k, 8, n, 8, dst_ld, 8, 0, 0); /* the wide mirror */
+            check_shape(k, 8, n, 8, dst_ld, 8 + (v == 1), v == 0 ? 0 : 8, 8 * v); /* wide */
         }
 }
 
