@@ -1122,37 +1122,20 @@ TPOSEI_AVX512_INLINE void tposei_stream_row_avx512(unsigned char *dst, const uns
 /* Orders the streamed stores before anything the caller does next: once per call. */
 TPOSEI_FORCE_INLINE void tposei_stream_fence(void) { _mm_sfence(); }
 
-/* A copy far larger than the caches: 256 bytes from each of four 4 KiB source pages in
-   turn, stored non-temporally, the rest (and a misaligned head) through the row streamer;
-   one fence. Four pages in flight is glibc's large-copy pattern: a single sequential
-   stream of the same loads and stores reaches only 0.85x memcpy here, and for the in-place
-   slot moves (36 copies of 4 MiB) memcpy itself took 0.90 memcpy times of the whole matrix
-   where this takes 0.52 (4 MiB sits under glibc's non-temporal threshold, so memcpy pays
-   for reading each destination line first). Inline only so that translation units without
-   the in-place header do not warn it unused. */
-#define TPOSEI_COPY_PAGE 4096
+/* A copy far larger than the caches, one line per non-temporal store in address order (the
+   row streamer), one fence. For the in-place slot moves (4000000x8 doubles, 36 copies of
+   4 MiB) this measured 0.96-1.01x memcpy of the whole matrix on the Zen 4 guest where 256
+   bytes from each of four 4 KiB pages in turn (glibc's large-copy pattern, which the
+   earlier Xeon guest preferred) gave 0.85-0.92, and 1 KiB runs of sixteen loads, then
+   sixteen stores 0.90-0.96 (three interleaved runs of `tpose-bench-inplace -r 4000000 -c 8
+   -e 8`). memcpy itself would read each destination line first: 4 MiB sits under glibc's
+   non-temporal threshold. Inline only so that translation units without the in-place
+   header do not warn it unused. */
 static inline TPOSEI_AVX512_ATTR void tposei_stream_copy_avx512(unsigned char *dst,
                                                                const unsigned char *src,
                                                                size_t bytes)
 {
-    const size_t mis = (size_t)((uintptr_t)dst & (TPOSEI_CACHE_LINE - 1));
-    const size_t h = tposei_min(mis ? TPOSEI_CACHE_LINE - mis : 0, bytes);
-    const size_t unit = 4 * TPOSEI_COPY_PAGE;
-    size_t i, o, k;
-    tposei_copy_short(dst, src, h);
-    for (i = h; i + unit <= bytes; i += unit)
-        for (o = 0; o < TPOSEI_COPY_PAGE; o += 256) {
-            __m512i v[16];
-            TPOSEI_UNROLL
-            for (k = 0; k < 16; k++)
-                v[k] = _mm512_loadu_si512(
-                    (const void *)(src + i + (k / 4) * TPOSEI_COPY_PAGE + o + 64 * (k % 4)));
-            TPOSEI_UNROLL
-            for (k = 0; k < 16; k++)
-                _mm512_stream_si512(
-                    (__m512i *)(dst + i + (k / 4) * TPOSEI_COPY_PAGE + o + 64 * (k % 4)), v[k]);
-        }
-    tposei_stream_row_avx512(dst + i, src + i, bytes - i);
+    tposei_stream_row_avx512(dst, src, bytes);
     tposei_stream_fence();
 }
 
