@@ -1891,12 +1891,20 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
 /* 1 when SIMD kernel `k` would leave a rows x cols job entirely to its scalar edge code: a
    side shorter than its tiles (16, 32 or 64 bytes of elements for SSE2, AVX2, AVX-512) and
    no skinny path for it. The portable kernels do better there (3x1000000 bytes: 0.03x
-   memcpy through avx2-stream, 0.29x through swar; 3x1000000 floats 0.15x against 0.88x). */
+   memcpy through avx2-stream, 0.29x through swar; 3x1000000 floats 0.15x against 0.88x).
+   Also when avx2-stream would write destination rows shorter than its 64-byte line tiles
+   (rows * esize < 64) and the elements are wider than a byte: its corner kernels then
+   store every row as part of a line. One run each, avx2-stream against the portable kernel
+   AUTO takes instead: 8x4000000 floats 0.39 / 1.03 (swar), 16x4000000 2-byte 0.37 / 0.73,
+   4x4000000 doubles 0.33 / 0.92 (blocked), 12x2000000 floats 0.39 / 0.94, 2x4000000
+   16-byte 0.40 / 1.17 (prefetch); bytes gain nothing (32x4000000 0.34 / 0.26). */
 static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size_t esize)
 {
     const int avx512 = k == TPOSE_KERNEL_AVX512 || k == TPOSE_KERNEL_AVX512_STREAM;
     const size_t bytes = k == TPOSE_KERNEL_SSE2 ? 16 : avx512 ? 64 : 32;
     const size_t tile = bytes / esize ? bytes / esize : 1, side = rows < cols ? rows : cols;
+    if (k == TPOSE_KERNEL_AVX2_STREAM && esize > 1 && rows < TPOSEI_CACHE_LINE / esize)
+        return 1;
     if (side >= tile) return 0;
     if (avx512 && esize == 8 && cols == 8) return 0; /* the n x 8 network */
     return !(avx512 && side <= TPOSEI_SKINNY_MAX && esize <= 8 &&

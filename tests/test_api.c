@@ -156,6 +156,12 @@ static void kernel_limit(void)
         TT_CHECK(tpose_kernel_auto(1000000, 3, 4) == TPOSE_KERNEL_SWAR, "3 floats wide");
         TT_CHECK(tpose_kernel_auto(4000000, 8, 8) == TPOSE_KERNEL_AVX2_STREAM, "8 doubles");
         TT_CHECK(tpose_kernel_auto(3, 1000000, 8) == TPOSE_KERNEL_PREFETCH, "3 doubles tall");
+        /* destination rows under a line: the portable kernels */
+        TT_CHECK(tpose_kernel_auto(8, 4000000, 4) == TPOSE_KERNEL_SWAR, "8 floats, short rows");
+        TT_CHECK(tpose_kernel_auto(4, 4000000, 8) == TPOSE_KERNEL_PREFETCH, "4 doubles");
+        TT_CHECK(tpose_kernel_auto(16, 4000000, 4) == TPOSE_KERNEL_AVX2_STREAM, "64-byte rows");
+        TT_CHECK(tpose_kernel_auto(4000000, 8, 4) == TPOSE_KERNEL_AVX2_STREAM, "8 floats wide");
+        TT_CHECK(tpose_kernel_auto(32, 4000000, 1) == TPOSE_KERNEL_AVX2_STREAM, "32 bytes");
     }
     tpose_kernel_limit(TPOSE_KERNEL_AUTO);
     TT_CHECK(tpose_kernel_auto(100, 100, 1) >= TPOSE_KERNEL_SWAR, "limit lifted");
