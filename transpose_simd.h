@@ -1892,9 +1892,10 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
    side shorter than its tiles (16, 32 or 64 bytes of elements for SSE2, AVX2, AVX-512) and
    no skinny path for it. The portable kernels do better there (3x1000000 bytes: 0.03x
    memcpy through avx2-stream, 0.29x through swar; 3x1000000 floats 0.15x against 0.88x).
-   Also when avx2-stream would write destination rows shorter than its 64-byte line tiles
-   (rows * esize < 64) and the elements are wider than a byte: its corner kernels then
-   store every row as part of a line. One run each, avx2-stream against the portable kernel
+   Also when avx2-stream would write destination rows shorter than a cache line (rows *
+   esize < 64) and the elements are wider than a byte: such a job is narrower than the line
+   tiles, so it takes the buffered mode, whose rows are then all partial lines, stored
+   normally (no line is whole to stream). One run each, avx2-stream against the portable kernel
    AUTO takes instead: 8x4000000 floats 0.39 / 1.03 (swar), 16x4000000 2-byte 0.37 / 0.73,
    4x4000000 doubles 0.33 / 0.92 (blocked), 12x2000000 floats 0.39 / 0.94, 2x4000000
    16-byte 0.40 / 1.17 (prefetch); bytes gain nothing (32x4000000 0.34 / 0.26). */
