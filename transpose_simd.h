@@ -555,16 +555,25 @@ TPOSEI_AVX512_INLINE void tposei_avx512_net(__m512i *x, size_t esize)
     }
 }
 
-/* Source rows k, n+k, 2n+k, 3n+k (16 bytes each) as lanes 0..3 of one vector. */
-TPOSEI_AVX512_INLINE __m512i tposei_avx512_gather4(const unsigned char *s, size_t stride)
+/* 16 bytes at each of p0..p3 as lanes 0..3 of one vector. */
+TPOSEI_AVX512_INLINE __m512i tposei_avx512_gather4p(const unsigned char *p0,
+                                                    const unsigned char *p1,
+                                                    const unsigned char *p2,
+                                                    const unsigned char *p3)
 {
-    const __m128i r0 = _mm_loadu_si128((const __m128i *)s);
-    const __m128i r1 = _mm_loadu_si128((const __m128i *)(s + stride));
-    const __m128i r2 = _mm_loadu_si128((const __m128i *)(s + 2 * stride));
-    const __m128i r3 = _mm_loadu_si128((const __m128i *)(s + 3 * stride));
+    const __m128i r0 = _mm_loadu_si128((const __m128i *)p0);
+    const __m128i r1 = _mm_loadu_si128((const __m128i *)p1);
+    const __m128i r2 = _mm_loadu_si128((const __m128i *)p2);
+    const __m128i r3 = _mm_loadu_si128((const __m128i *)p3);
     const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(r0), r1, 1); /* r0|r1 */
     const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(r2), r3, 1); /* r2|r3 */
     return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);                  /* r0..r3 */
+}
+
+/* Source rows k, n+k, 2n+k, 3n+k (16 bytes each) as lanes 0..3 of one vector. */
+TPOSEI_AVX512_INLINE __m512i tposei_avx512_gather4(const unsigned char *s, size_t stride)
+{
+    return tposei_avx512_gather4p(s, s + stride, s + 2 * stride, s + 3 * stride);
 }
 
 /* Column quarter (16 bytes wide) of a 4n x 4n tile at `src`, n = 16/esize: vector k holds
@@ -900,7 +909,6 @@ TPOSEI_AVX512_INLINE void tposei_u16_32x32_rows(unsigned char *dst, size_t dst_s
 
 TPOSEI_ROWS_KERNELS(tposei_u16_32x32_bw, TPOSEI_AVX512_ATTR, tposei_u16_32x32_rows)
 #undef TPOSEI_ROWS_KERNELS
-#undef TPOSEI_ROWS_STORE
 
 /* A corner of a tile: `rows` x `cols` source elements, each at most the tile's side (every
    AVX-512 tile row is 64 bytes). */
@@ -1868,6 +1876,246 @@ static void tposei_rows8_job(const tposei_job *job, int wide, int stream)
                          stream);
 }
 
+/* Short sides of TPOSEI_SKINNY_MAX + 1 .. TPOSEI_NARROW_MAX elements whose rows are not whole
+   lines (the narrow path): the long side's chunks of 64 bytes, each transposed by as many
+   16-byte column quarters (tposei_avx512_quarter) as the short side needs. The tile drivers
+   left such a side to their corner kernels (a whole side shorter than a tile) or joined its
+   last strip by a whole tile overlapping the one before; the skinny permutes grow as S^2.
+   Tall (n x S source): per 64/esize source rows, quarter g gives destination rows
+   g*16/esize.., one 64-byte chunk each: a whole line, or joined with the row's carry where
+   rows are off lines. Wide (S x n source): per 64/esize source columns, the S source rows
+   in tiles of 64/esize rows give 64/esize destination rows of S elements, packed in an L1
+   buffer; a dense destination then takes them as S whole lines, one store each.
+   The source is prefetched into L2 a fixed number of chunks ahead, a few lines before each
+   quarter: issued all at once per chunk they measured half as fast (25000x60 floats 0.63
+   against 1.38x memcpy) and no prefetch 0.75 against 0.95 (31250x48 floats). */
+#define TPOSEI_NARROW_MAX 63
+#ifndef TPOSEI_NARROW_AHEAD /* tall chunks; 4, 8, 16: 1.13, 1.38, 1.37 at 25000x60 floats */
+#define TPOSEI_NARROW_AHEAD 8
+#endif
+#ifndef TPOSEI_NARROW_WIDE_AHEAD /* wide chunks; 4, 8, 16: 1.09, 1.05, 1.10 at 60x25000 */
+#define TPOSEI_NARROW_WIDE_AHEAD 4
+#endif
+
+/* 1 when a side of `side` elements is narrow and the other has at least 4 chunks of 64
+   bytes and one element more (a tall chunk's last quarter may read up to 15 bytes past its
+   rows: into the next row, which must exist). Sides of whole lines are left to the tile
+   drivers, which have no strip there and measured as fast or faster (medians of 3, tile
+   driver / narrow: 93750x32 2-byte 1.23 / 1.05, 24x31250 doubles 1.47 / 1.20, 48x31250
+   floats 1.38 / 1.25, 31250x48 floats 1.30 / 1.31). */
+TPOSEI_FORCE_INLINE int tposei_narrow_side(size_t side, size_t other, size_t esize)
+{
+    return side > TPOSEI_SKINNY_MAX && side <= TPOSEI_NARROW_MAX &&
+           side * esize % TPOSEI_CACHE_LINE != 0 && other > 4 * 64 / esize;
+}
+
+/* 1 when the narrow path takes a rows x cols job of esize-byte elements (tall first). */
+static int tposei_narrow_fits(size_t rows, size_t cols, size_t esize)
+{
+    if (esize != 1 && esize != 2 && esize != 4 && esize != 8) return 0;
+    return tposei_narrow_side(cols, rows, esize) || tposei_narrow_side(rows, cols, esize);
+}
+
+/* Calls `call`, an expression in the constant `e`, with e = esize (1, 2, 4 or 8), so that
+   each element size gets its own unrolled copy. */
+#define TPOSEI_NARROW_SIZES(esize, call)                                                    \
+    switch (esize) {                                                                        \
+    case 1: { const size_t e = 1; call; } break;                                           \
+    case 2: { const size_t e = 2; call; } break;                                           \
+    case 4: { const size_t e = 4; call; } break;                                           \
+    default: { const size_t e = 8; call; } break;                                          \
+    }
+
+/* Prefetches the `bytes` from p on into L2: the lines at p, p + 64, ... and the last. */
+TPOSEI_FORCE_INLINE void tposei_prefetch_span(const unsigned char *p, size_t bytes)
+{
+    size_t o;
+    for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_PREFETCH_L2(p + o);
+    TPOSEI_PREFETCH_L2(p + bytes - 1);
+}
+
+/* Tall chunks 0..chunks-1: source rows 64c/esize.. to bytes 64c.. of destination rows
+   0..S-1, stored as `store` says (TPOSEI_ROWS_*); with joins, carry + 64d is row d's. Each
+   quarter g first prefetches its share of the rows of the chunk TPOSEI_NARROW_AHEAD on. */
+#define TPOSEI_NARROW_TALL(name, attr, join_row)                                            \
+    attr void name(const tposei_job *job, size_t esize, size_t chunks, int store,          \
+                   unsigned char *carry)                                                   \
+    {                                                                                      \
+        const size_t n = 16 / esize, per = 64 / esize, s = job->cols, q = (s + n - 1) / n; \
+        const size_t ss = job->src_stride, ds = job->dst_stride;                           \
+        size_t c, g, k, r;                                                                 \
+        __m512i x[16];                                                                     \
+        for (c = 0; c < chunks; c++) {                                                     \
+            const unsigned char *src = job->src + c * per * ss;                            \
+            const int ahead = c + TPOSEI_NARROW_AHEAD < chunks;                            \
+            const int phase = c ? TPOSEI_JOIN_BODY : TPOSEI_JOIN_HEAD;                     \
+            for (g = 0; g < q; g++) {                                                      \
+                unsigned char *d = job->dst + g * n * ds + 64 * c;                         \
+                for (r = g * per / q; ahead && r < (g + 1) * per / q; r++)                 \
+                    tposei_prefetch_span(src + (TPOSEI_NARROW_AHEAD * per + r) * ss,       \
+                                         s * esize);                                       \
+                tposei_avx512_quarter(x, src + 16 * g, ss, esize);                         \
+                TPOSEI_UNROLL                                                              \
+                for (k = 0; k < n; k++)                                                    \
+                    if (g * n + k < s)                                                     \
+                        TPOSEI_ROWS_STORE(store, d + k * ds, x[k], join_row,               \
+                                          carry + 64 * (g * n + k), phase);                \
+            }                                                                              \
+        }                                                                                  \
+    }
+TPOSEI_NARROW_TALL(tposei_narrow_tall_w, TPOSEI_AVX512_INLINE, tposei_join_row_w)
+TPOSEI_NARROW_TALL(tposei_narrow_tall_b, TPOSEI_VBMI_INLINE, tposei_join_row_b)
+#undef TPOSEI_NARROW_TALL
+#undef TPOSEI_ROWS_STORE
+
+static TPOSEI_AVX512_FN void tposei_narrow_tall_run_w(const tposei_job *job, size_t esize,
+                                                       size_t chunks, int store,
+                                                       unsigned char *carry)
+{
+    TPOSEI_NARROW_SIZES(esize, tposei_narrow_tall_w(job, e, chunks, store, carry))
+}
+static TPOSEI_VBMI_FN void tposei_narrow_tall_run_b(const tposei_job *job, size_t esize,
+                                                     size_t chunks, unsigned char *carry)
+{
+    TPOSEI_NARROW_SIZES(esize,
+                        tposei_narrow_tall_b(job, e, chunks, TPOSEI_ROWS_JOIN, carry))
+}
+
+/* The tall job: whole chunks, the carries' last bytes, then the rows left (at most one
+   chunk's) through the scalar edge routine. Rows off lines join where every offset is even
+   or the CPU has VBMI; without `stream`, or at odd offsets without VBMI, plain stores. */
+static TPOSEI_AVX512_FN void tposei_narrow_tall(const tposei_job *job, size_t esize, int stream)
+{
+    __attribute__((aligned(64))) unsigned char carry[64 * TPOSEI_NARROW_MAX];
+    const size_t per = 64 / esize, s = job->cols, ds = job->dst_stride;
+    const size_t chunks = (job->rows - 1) / per, done = chunks * per;
+    const uintptr_t at = (uintptr_t)job->dst | ds;
+    const int vbmi = tposei_cpu_has(TPOSEI_CPU_VBMI);
+    const int store = !stream                       ? TPOSEI_ROWS_PLAIN
+                      : at % TPOSEI_CACHE_LINE == 0 ? TPOSEI_ROWS_NT
+                      : at % 2 == 0 || vbmi         ? TPOSEI_ROWS_JOIN
+                                                    : TPOSEI_ROWS_PLAIN;
+    size_t d;
+    if (store == TPOSEI_ROWS_JOIN && at % 2)
+        tposei_narrow_tall_run_b(job, esize, chunks, carry);
+    else
+        tposei_narrow_tall_run_w(job, esize, chunks, store, carry);
+    if (store == TPOSEI_ROWS_JOIN)
+        for (d = 0; d < s; d++) { /* the last chunk's bytes past its line */
+            unsigned char *end = job->dst + d * ds + done * esize;
+            const size_t m = (size_t)((uintptr_t)end & (TPOSEI_CACHE_LINE - 1));
+            tposei_copy_short(end - m, carry + 64 * d + 64 - m, m);
+        }
+    if (stream) tposei_stream_fence();
+    tposei_any_block(job->dst + done * esize, ds, job->src + done * job->src_stride,
+                     job->src_stride, job->rows - done, s, esize);
+}
+
+/* Column quarter `src` of a tile of `rows` <= 64/esize source rows, as tposei_avx512_quarter;
+   rows past the last repeat it (their bytes land past the destination rows' ends). */
+TPOSEI_AVX512_INLINE void tposei_narrow_quarter(__m512i *x, const unsigned char *src,
+                                                size_t src_stride, size_t esize, size_t rows)
+{
+    const size_t n = 16 / esize;
+    size_t k, l;
+    TPOSEI_UNROLL
+    for (k = 0; k < n; k++) {
+        const unsigned char *p[4];
+        TPOSEI_UNROLL
+        for (l = 0; l < 4; l++) p[l] = src + tposei_min(k + n * l, rows - 1) * src_stride;
+        x[k] = tposei_avx512_gather4p(p[0], p[1], p[2], p[3]);
+    }
+    if (n > 1) tposei_avx512_net(x, esize);
+}
+
+/* Wide chunk c: source columns 64c/esize.. of the S rows to the 64/esize destination rows of
+   S elements they make, row j at out + j * os. Packed (os = S * esize), each row is stored
+   by whole 64-byte vectors, and the tile of the last rows, where S is not a multiple of
+   64/esize, goes first: the bytes each of its vectors writes past its row are written again
+   by the row after it. Otherwise (`exact`) that tile's vectors are stored in part. */
+TPOSEI_AVX512_INLINE void tposei_narrow_wide_chunk(const tposei_job *job, size_t esize,
+                                                   size_t c, unsigned char *out, size_t os,
+                                                   int exact, int ahead)
+{
+    const size_t n = 16 / esize, per = 64 / esize, s = job->rows, w = s * esize;
+    const size_t tiles = (s + per - 1) / per, quarters = 4 * tiles;
+    size_t i, t, g, k, r;
+    __m512i x[16];
+    for (i = 0; i < tiles; i++) {
+        t = s % per ? (i + tiles - 1) % tiles : i; /* the partial tile first */
+        for (g = 0; g < 4; g++) {
+            for (r = (4 * i + g) * s / quarters; ahead && r < (4 * i + g + 1) * s / quarters; r++)
+                TPOSEI_PREFETCH_L2(job->src + r * job->src_stride +
+                                   64 * (c + TPOSEI_NARROW_WIDE_AHEAD));
+            tposei_narrow_quarter(x, job->src + t * per * job->src_stride + 64 * c + 16 * g,
+                                  job->src_stride, esize, tposei_min(per, s - t * per));
+            TPOSEI_UNROLL
+            for (k = 0; k < n; k++) {
+                unsigned char *d = out + (g * n + k) * os + 64 * t;
+                if (exact)
+                    _mm512_mask_storeu_epi8(d, tposei_mask64(w - 64 * t), x[k]);
+                else
+                    _mm512_storeu_si512((void *)d, x[k]);
+            }
+        }
+    }
+}
+
+/* The wide job. Streamed to a dense destination, each chunk is packed at buf + m (m: the
+   destination's offset in its line) after the m bytes the chunk before it left, the
+   buffer's S lines leave whole (the first chunk's first line from m on), and its last m
+   bytes move to the front. Otherwise each chunk's rows are stored straight to the
+   destination (in cache the packing lost: 60x1500 doubles 20-25 against 32-36 GB/s
+   through the tile driver). The columns left (at most one chunk's) go through the scalar
+   edge routine. */
+static TPOSEI_AVX512_FN void tposei_narrow_wide(const tposei_job *job, size_t esize, int stream)
+{
+    __attribute__((aligned(64))) unsigned char buf[64 * (TPOSEI_NARROW_MAX + 2)];
+    const size_t per = 64 / esize, s = job->rows, ds = job->dst_stride;
+    const size_t chunks = job->cols / per, done = chunks * per;
+    const int packed = stream && ds == s * esize;
+    const size_t m = packed ? (size_t)((uintptr_t)job->dst & (TPOSEI_CACHE_LINE - 1)) : 0;
+    size_t c, l;
+    for (c = 0; c < chunks; c++) {
+        const int ahead = c + TPOSEI_NARROW_WIDE_AHEAD < chunks;
+        unsigned char *line;
+        if (!packed) {
+            TPOSEI_NARROW_SIZES(esize, tposei_narrow_wide_chunk(job, e, c, job->dst + c * per * ds,
+                                                                ds, 1, ahead))
+            continue;
+        }
+        TPOSEI_NARROW_SIZES(esize, tposei_narrow_wide_chunk(job, e, c, buf + m, s * esize, 0,
+                                                            ahead))
+        line = job->dst + 64 * s * c - m; /* the first line this chunk completes */
+        for (l = 0; l < s; l++)
+            if (c == 0 && l == 0 && m) /* the destination starts in this line */
+                _mm512_mask_storeu_epi8(job->dst, ~(uint64_t)0 >> m,
+                                        _mm512_loadu_si512((const void *)(buf + m)));
+            else
+                _mm512_stream_si512((__m512i *)(line + 64 * l),
+                                    _mm512_load_si512((const void *)(buf + 64 * l)));
+        _mm512_store_si512((void *)buf, _mm512_load_si512((const void *)(buf + 64 * s)));
+    }
+    if (packed) {
+        tposei_copy_short(job->dst + done * ds - m, buf, m);
+        tposei_stream_fence();
+    }
+    tposei_any_block(job->dst + done * ds, ds, job->src + done * esize, job->src_stride, s,
+                     job->cols - done, esize);
+}
+#undef TPOSEI_NARROW_SIZES
+
+/* The narrow path where it fits (AVX-512); 1 when it ran. */
+static int tposei_try_narrow(const tposei_job *job, size_t esize, int stream)
+{
+    if (!tposei_narrow_fits(job->rows, job->cols, esize)) return 0;
+    if (tposei_narrow_side(job->cols, job->rows, esize))
+        tposei_narrow_tall(job, esize, stream);
+    else
+        tposei_narrow_wide(job, esize, stream);
+    return 1;
+}
+
 /* ======================================================================================== */
 // >>table
 /* ======================================================================================== */
@@ -1883,7 +2131,8 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
         tposei_rows8_job(job, job->rows == 8, stream);
         return 1;
     }
-    if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI)) return 0;
+    if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI))
+        return tposei_try_narrow(job, esize, stream);
     tposei_skinny_run(job, esize, stream);
     return 1;
 }
@@ -1908,6 +2157,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
         return 1;
     if (side >= tile) return 0;
     if (avx512 && esize == 8 && cols == 8) return 0; /* the n x 8 network */
+    if (avx512 && tposei_narrow_fits(rows, cols, esize)) return 0;
     return !(avx512 && side <= TPOSEI_SKINNY_MAX && esize <= 8 &&
              tposei_cpu_has(TPOSEI_CPU_VBMI));
 }

@@ -169,6 +169,11 @@ static void kernel_limit(void)
         TT_CHECK(tpose_kernel_auto(1024, 1024, 1) == TPOSE_KERNEL_AVX512_STREAM, "1 MiB");
         TT_CHECK(tpose_kernel_auto(256, 512, 8) == TPOSE_KERNEL_AVX512_STREAM, "1 MiB, f64");
         TT_CHECK(tpose_kernel_auto(1023, 1024, 1) == TPOSE_KERNEL_AVX512, "under 1 MiB");
+        /* narrow short sides (17..63 bytes of rows) take the narrow path, not the edges */
+        TT_CHECK(tpose_kernel_auto(100000, 33, 1) == TPOSE_KERNEL_AVX512_STREAM, "33 bytes");
+        TT_CHECK(tpose_kernel_auto(63, 100000, 1) == TPOSE_KERNEL_AVX512_STREAM, "63 rows");
+        TT_CHECK(tpose_kernel_auto(20000, 17, 1) == TPOSE_KERNEL_AVX512, "17 bytes in cache");
+        TT_CHECK(tpose_kernel_auto(20, 4 * 64, 1) == TPOSE_KERNEL_SWAR, "long side too short");
     }
     TT_CHECK(tpose_kernel_auto(100, 100, 0) == TPOSE_KERNEL_NAIVE, "esize 0");
 }

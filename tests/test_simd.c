@@ -174,6 +174,32 @@ static void check_tall8(tpose_kernel k)
         }
 }
 
+/* Narrow short sides, every one of 17..63 elements both ways (the AVX-512 narrow path):
+   long sides just past 4 chunks, ending on a chunk (tall: the last chunk left to the edge
+   routine), mid-chunk and 2 past 4 chunks; tall destinations on lines (non-temporal), off
+   them by an element, by one byte (byte joins) and by 2 bytes; wide destinations dense on
+   and off lines (packed lines) and with gaps between rows (row by row); sources padded. */
+static void check_narrow(tpose_kernel k)
+{
+    size_t e, s, v;
+    for (e = 0; e < 4; e++)
+        for (s = 17; s <= 63; s++)
+            for (v = 0; v < 4; v++) {
+                const size_t esize = simd_esizes[e], per = 64 / esize;
+                const size_t n = v == 0 ? 4 * per + 1
+                                 : v == 1 ? 5 * per
+                                 : v == 2 ? 6 * per + per / 2 + 3
+                                          : 4 * per + 2;
+                const size_t on_lines = (n + per - 1) / per * per;
+                const size_t tall_ld[] = {on_lines, n, n + 1, n};
+                const size_t tall_off[] = {0, esize, 1, 2};
+                const size_t wide_off[] = {0, 61, 7, 1};
+                check_shape(k, n, s, esize, s + (v == 2), tall_ld[v], v == 2 ? 5 * esize : 0,
+                            tall_off[v]);
+                check_shape(k, s, n, esize, n + 3 * (v == 2), s + (v == 2), 0, wide_off[v]);
+            }
+}
+
 static int isa_feature(const char *name, tpose_kernel *k)
 {
     *k = TPOSE_KERNEL_AVX512_STREAM;
@@ -212,6 +238,9 @@ int main(int argc, char **argv)
         if (feature == TPOSEI_CPU_AVX512) {
             check_tall8(k);
             check_tall8((tpose_kernel)(k - 1));
+            check_narrow(k);
+            check_narrow((tpose_kernel)(k - 1));
+            check_narrow(TPOSE_KERNEL_AUTO);
         }
         if (k != TPOSE_KERNEL_SSE2) check_large((tpose_kernel)(k - 1)); /* the in-cache mode */
     }
