@@ -1990,13 +1990,12 @@ TPOSEI_FORCE_INLINE void tposei_narrow_tall_prefetch(const unsigned char *src, s
                 if (ahead)                                                                 \
                     tposei_narrow_tall_prefetch(src + TPOSEI_NARROW_AHEAD * per * ss, ss,  \
                                                 s * esize, per, g, q);                     \
-                if (g + 1 < q)                                                             \
-                    name##_q(d, ds, src + 16 * g, ss, esize, n, n, store, cg, phase);      \
-                else if (n >= 4 && live <= n / 4)                                          \
+                if (g + 1 == q && n >= 4 && live <= n / 4)                                 \
                     name##_q(d, ds, src + 16 * g, ss, esize, n / 4, live, store, cg,       \
                              phase);                                                       \
                 else                                                                       \
-                    name##_q(d, ds, src + 16 * g, ss, esize, n, live, store, cg, phase);   \
+                    name##_q(d, ds, src + 16 * g, ss, esize, n, g + 1 < q ? n : live,      \
+                             store, cg, phase);                                            \
             }                                                                              \
         }                                                                                  \
     }
