@@ -390,6 +390,19 @@ TPOSEI_TILE_KERNEL(tposei_u128_2x2_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 1
             }                                                                               \
         }                                                                                   \
     }
+
+/* The first 64 bytes of `rows` source rows, copied to `copy` as rows of 64 bytes. */
+TPOSEI_AVX2_INLINE void tposei_avx2_stage(__m256i *copy, const unsigned char *src,
+                                          size_t src_stride, size_t rows)
+{
+    size_t r;
+    TPOSEI_UNROLL
+    for (r = 0; r < rows; r++, src += src_stride) {
+        copy[2 * r] = _mm256_loadu_si256((const __m256i *)src);
+        copy[2 * r + 1] = _mm256_loadu_si256((const __m256i *)(src + 32));
+    }
+}
+
 /* The same tile read through a contiguous L1 copy of its source lines, each line loaded once
    and whole. Where the tile rows share few L1 sets (tposei_pf_fits_l1) the quadrants'
    half-line loads, up to 64 rows apart, find their lines evicted by the rows between; the
@@ -404,13 +417,7 @@ TPOSEI_TILE_KERNEL(tposei_u128_2x2_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 1
                                  const unsigned char *src, size_t src_stride)               \
     {                                                                                       \
         __m256i copy[128]; /* 64/esize rows of 64 bytes */                                  \
-        size_t r;                                                                           \
-        TPOSEI_UNROLL                                                                       \
-        for (r = 0; r < 64 / (esize); r++) {                                                \
-            const unsigned char *s = src + r * src_stride;                                  \
-            copy[2 * r] = _mm256_loadu_si256((const __m256i *)s);                           \
-            copy[2 * r + 1] = _mm256_loadu_si256((const __m256i *)(s + 32));                \
-        }                                                                                   \
+        tposei_avx2_stage(copy, src, src_stride, 64 / (esize));                             \
         line(dst, dst_stride, (const unsigned char *)copy, 64);                             \
     }
 
@@ -455,44 +462,67 @@ TPOSEI_FORCE_INLINE void tposei_copy_row64(unsigned char *dst, const unsigned ch
    TPOSEI_JOIN_BODY streams the line that the carry and the chunk complete. */
 enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
 
-/* A line tile for destination rows off cache lines, with the carries and phases of the
-   AVX-512 joins (tposei_join_row_w): each chunk lands beside its row's carry in a 128-byte
-   L1 pair, and the line at P - m is the pair's bytes 64 - m.., two unaligned loads and two
-   non-temporal stores, at any m. The source lines go through an L1 copy first. */
+/* A line tile for destination rows off cache lines, with the phases of the AVX-512 joins
+   (tposei_join_row_w) but carry pairs (TPOSEI_CARRY_PAIRS): each destination row keeps 128
+   bytes of L1, its carry then its chunk. The quadrants transpose the chunks straight into
+   the pairs' second halves, the line at P - m is the pair's bytes 64 - m.., two unaligned
+   loads and two non-temporal stores at any m, and the chunk then moves to the first half as
+   the next tile's carry. The carry half was stored a tile earlier, so the unaligned loads
+   find it in L1. Carries of 64 bytes copied beside each chunk in a local pair just before
+   those loads (which span both, so no store could be forwarded to them), with the source
+   lines always copied into L1 first, ran at half the aligned tile's speed (10 against 19
+   GB/s, 1000x1500 bytes, avx2-stream) and lost to the buffered mode for large matrices of
+   4-16-byte elements. Interleaved runs, medians of 3, ratio to memcpy, those joins (or the
+   buffered mode) -> pairs: 1000x1500 1/2/4-byte 0.49 / 0.60 / 0.89 -> 0.77 / 0.93 / 1.06,
+   2000^2 1/2-byte 0.58 / 0.88 -> 0.71 / 0.98, 3001x7919 bytes 0.41 -> 0.74; buffered ->
+   pairs: 3001x7919 4/8/16-byte 0.74 / 0.60 / 0.56 -> 0.94 / 0.96 / 0.74, 10001x3000 floats
+   0.60 -> 1.02, 2001x4000 floats 0.61 -> 1.03. The _staged twin reads the source lines
+   through an L1 copy, as the aligned tile's does: needed where the tile rows share few L1
+   sets (1000x4096 bytes 0.35 direct, 0.66 staged; 1000x2048 2-byte 0.60, 0.84), a loss
+   elsewhere (direct -> staged: 3001x7919 8-byte 1.02 -> 0.90, 5000x1000 16-byte 1.35 ->
+   1.21, 3001x7919 2-byte 0.89 -> 0.83; bytes about equal). */
 #define TPOSEI_AVX2_JOIN_KERNEL(name, quad, esize)                                          \
+    TPOSEI_AVX2_INLINE void name##_tile(unsigned char *dst, size_t dst_stride,              \
+                                        const unsigned char *src, size_t src_stride,        \
+                                        unsigned char *carry, int phase)                    \
+    {                                                                                       \
+        const size_t q = 32 / (esize);                                                      \
+        const size_t into = phase == TPOSEI_JOIN_LEAD ? 0 : 64; /* lead: carries only */    \
+        size_t r, h;                                                                        \
+        for (h = 0; h < 2; h++) {                                                           \
+            unsigned char *pairs = carry + 128 * q * h + into;                              \
+            quad(pairs, 128, src + 32 * h, src_stride);                                     \
+            quad(pairs + 32, 128, src + q * src_stride + 32 * h, src_stride);               \
+        }                                                                                   \
+        if (phase == TPOSEI_JOIN_LEAD) return;                                              \
+        for (r = 0; r < 2 * q; r++) {                                                       \
+            unsigned char *at = dst + r * dst_stride, *p = carry + 128 * r;                 \
+            const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));             \
+            if (phase == TPOSEI_JOIN_BODY) {                                                \
+                _mm256_stream_si256((__m256i *)(at - m),                                    \
+                                    _mm256_loadu_si256((const __m256i *)(p + 64 - m)));     \
+                _mm256_stream_si256((__m256i *)(at - m + 32),                               \
+                                    _mm256_loadu_si256((const __m256i *)(p + 96 - m)));     \
+            } else /* the head: up to the end of the line */                                \
+                tposei_copy_row64(at, p + 64, 64 - m);                                      \
+            _mm256_store_si256((__m256i *)p, _mm256_load_si256((const __m256i *)(p + 64))); \
+            _mm256_store_si256((__m256i *)(p + 32),                                         \
+                               _mm256_load_si256((const __m256i *)(p + 96)));               \
+        }                                                                                   \
+    }                                                                                       \
     static __attribute__((noinline)) TPOSEI_AVX2_FN void name(                             \
         unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride, \
         unsigned char *carry, int phase)                                                    \
     {                                                                                       \
-        const size_t q = 32 / (esize);                                                      \
-        __m256i copy[128], pair[128]; /* source lines; q rows of carry | chunk */           \
-        unsigned char *const cp = (unsigned char *)copy, *const pp = (unsigned char *)pair; \
-        size_t r, h;                                                                        \
-        for (r = 0; r < 64 / (esize); r++) {                                                \
-            copy[2 * r] = _mm256_loadu_si256((const __m256i *)(src + r * src_stride));      \
-            copy[2 * r + 1] =                                                               \
-                _mm256_loadu_si256((const __m256i *)(src + r * src_stride + 32));           \
-        }                                                                                   \
-        for (h = 0; h < 2; h++) {                                                           \
-            quad(pp + 64, 128, cp + 32 * h, 64);                                            \
-            quad(pp + 96, 128, cp + 64 * q + 32 * h, 64);                                   \
-            for (r = 0; r < q; r++) {                                                       \
-                unsigned char *at = dst + (q * h + r) * dst_stride, *p = pp + 128 * r;      \
-                unsigned char *c = carry + 64 * (q * h + r);                                \
-                const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));         \
-                if (phase == TPOSEI_JOIN_BODY) {                                            \
-                    pair[4 * r] = _mm256_load_si256((const __m256i *)c);                    \
-                    pair[4 * r + 1] = _mm256_load_si256((const __m256i *)(c + 32));         \
-                    _mm256_stream_si256((__m256i *)(at - m),                                \
-                                        _mm256_loadu_si256((const __m256i *)(p + 64 - m))); \
-                    _mm256_stream_si256((__m256i *)(at - m + 32),                           \
-                                        _mm256_loadu_si256((const __m256i *)(p + 96 - m))); \
-                } else if (phase == TPOSEI_JOIN_HEAD) /* up to the end of the line */       \
-                    tposei_copy_row64(at, p + 64, 64 - m);                                  \
-                _mm256_store_si256((__m256i *)c, pair[4 * r + 2]);                          \
-                _mm256_store_si256((__m256i *)(c + 32), pair[4 * r + 3]);                   \
-            }                                                                               \
-        }                                                                                   \
+        name##_tile(dst, dst_stride, src, src_stride, carry, phase);                        \
+    }                                                                                       \
+    static __attribute__((noinline)) TPOSEI_AVX2_FN void name##_staged(                    \
+        unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride, \
+        unsigned char *carry, int phase)                                                    \
+    {                                                                                       \
+        __m256i copy[128]; /* 64/esize rows of 64 bytes */                                  \
+        tposei_avx2_stage(copy, src, src_stride, 64 / (esize));                             \
+        name##_tile(dst, dst_stride, (const unsigned char *)copy, 64, carry, phase);        \
     }
 /* Each line tile: read directly (_nt), through its L1 copy (_nt_staged), joined, and by
    corners. */
@@ -1161,6 +1191,7 @@ typedef struct tposei_geom {
     int panels;  /* 1: prefetch by panels whatever the stride (else by tiles where they fit) */
     tposei_part_fn part; /* the right and bottom strips by tile corners; NULL: scalar */
     int overlap, seams;  /* direct mode, rows off lines: see tposei_join_block */
+    size_t carry_row;    /* bytes of carry per destination row: 64, or 128 (carry pairs) */
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
 } tposei_geom;
 
@@ -1242,6 +1273,10 @@ typedef struct tposei_geom {
    direct mode's destination rows (64 bytes each) when those rows are off cache lines. */
 #define TPOSEI_STREAM_BUF 32768
 enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
+/* How joined tiles keep their carries: 64 bytes per destination row (its last chunk), the
+   same where a dense destination's seams are written by tposei_seam_tiles (AVX-512), or 128
+   (the carry, then the chunk beside it: TPOSEI_AVX2_JOIN_KERNEL). */
+enum { TPOSEI_CARRY_LINES, TPOSEI_CARRY_SEAMS, TPOSEI_CARRY_PAIRS };
 
 TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int mode)
 {
@@ -1260,6 +1295,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.panels = mode == TPOSEI_GEOM_DIRECT;
     g.part = NULL;
     g.overlap = g.seams = g.down = 0;
+    g.carry_row = TPOSEI_CACHE_LINE;
     return g;
 }
 
@@ -1557,7 +1593,7 @@ TPOSEI_FORCE_INLINE void tposei_join_tile(const tposei_job *job, tposei_join_fn 
    the tiles of tposei_simd_block through `join`, which leaves every line of a row but its
    first and last as one non-temporal store. The tile row above the band is transposed again
    to load the carries (an eighth more reading at 8 tile rows a band); tile column t keeps
-   its carries from 64 * tile * t on (the overlapping column's rows included). A dense
+   its carries from g->carry_row * tile * t on (the overlapping column's rows included). A dense
    destination (g->seams) has its first and last lines written by the last band's seams;
    otherwise the last band stores what its carries still hold, a row's first chunk is stored
    in part, and the bottom strip leaves by tile corners. */
@@ -1573,12 +1609,13 @@ TPOSEI_FORCE_INLINE void tposei_join_block(const tposei_job *job, const tposei_g
     if (rb)
         for (t = 0; t < ncol; t++)
             tposei_join_tile(job, join, rb - tile, tposei_join_col(cb, bc, tile, t), esize,
-                             carry + 64 * tile * t, TPOSEI_JOIN_LEAD);
+                             carry + g->carry_row * tile * t, TPOSEI_JOIN_LEAD);
     for (r = 0; r < full_r; r += tile) {
         for (t = 0; t < ncol; t++) {
             tposei_pf_step(pf, job, g, tile, esize);
             tposei_join_tile(job, join, rb + r, tposei_join_col(cb, bc, tile, t), esize,
-                             carry + 64 * tile * t, rb + r ? TPOSEI_JOIN_BODY : head);
+                             carry + g->carry_row * tile * t,
+                             rb + r ? TPOSEI_JOIN_BODY : head);
         }
         if (g->seams && rb + r + cb == 0) tposei_seam_first(job->dst, carry);
     }
@@ -1586,13 +1623,14 @@ TPOSEI_FORCE_INLINE void tposei_join_block(const tposei_job *job, const tposei_g
         for (t = 0; t < ncol; t++) {
             const size_t col = tposei_join_col(cb, bc, tile, t);
             if (g->seams) {
-                tposei_seam_tiles(job, col, esize, tile, g->part, carry + 64 * tile * t);
+                tposei_seam_tiles(job, col, esize, tile, g->part,
+                                  carry + g->carry_row * tile * t);
                 continue;
             }
             for (k = 0; k < tile; k++) { /* the last chunk's bytes past its line */
                 unsigned char *end = job->dst + (col + k) * job->dst_stride + (rb + full_r) * esize;
                 const size_t m = (size_t)((uintptr_t)end & (TPOSEI_CACHE_LINE - 1));
-                tposei_copy_short(end - m, carry + 64 * (tile * t + k) + 64 - m, m);
+                tposei_copy_short(end - m, carry + g->carry_row * (tile * t + k) + 64 - m, m);
             }
         }
     tposei_simd_edges(job, g, pf, job->src + rb * job->src_stride + cb * esize,
@@ -1651,14 +1689,13 @@ TPOSEI_FORCE_INLINE int tposei_u8_short_rows(const tposei_job *job)
    their whole lines non-temporally straight from registers, and where rows are off lines
    through `join_w` (rows at even offsets) or `join_b` (any offset; NULL where this CPU
    cannot run it); otherwise each block is transposed into an aligned L1 buffer whose rows
-   leave through `stream` (aligned middle streamed, edges stored). `seams`: a dense joined
-   destination may write its row seams through tposei_seam_tiles (AVX-512). One fence per
-   call. */
+   leave through `stream` (aligned middle streamed, edges stored). `carries`: how the joins
+   keep them (TPOSEI_CARRY_LINES, _SEAMS, _PAIRS). One fence per call. */
 TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
                                            tposei_tile_fn kernel, tposei_tile_fn kernel_nt,
                                            tposei_join_fn join_w, tposei_join_fn join_b,
                                            tposei_part_fn part, tposei_row_fn stream,
-                                           int seams)
+                                           int carries)
 {
     unsigned char raw[TPOSEI_STREAM_BUF + TPOSEI_CACHE_LINE];
     unsigned char *buf = raw + (-(uintptr_t)raw & (TPOSEI_CACHE_LINE - 1));
@@ -1683,11 +1720,14 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
         if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         if (join && short_job && esize == 1) g.band /= 2;
-        TPOSE_ASSERT(g.bcols * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF); /* the carries */
+        g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
+        if (join && g.bcols * g.carry_row > TPOSEI_STREAM_BUF)
+            g.bcols = g.pcols = TPOSEI_STREAM_BUF / g.carry_row;
+        TPOSE_ASSERT(g.bcols * g.carry_row <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
         g.down = down;
         g.overlap = join && part && job->cols >= tile;
-        g.seams = seams && g.overlap && job->rows >= tile &&
+        g.seams = carries == TPOSEI_CARRY_SEAMS && g.overlap && job->rows >= tile &&
                   job->dst_stride == job->rows * esize;
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);
     } else {
@@ -2301,7 +2341,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
     static attr void name(const tposei_job *job)                                           \
     {                                                                                      \
         tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, NULL, NULL, stream,   \
-                          0);                                                              \
+                          TPOSEI_CARRY_LINES);                                             \
     }
 
 /* 1 when a streaming row writer is given. A function, not `stream != NULL` in the macro:
@@ -2320,7 +2360,8 @@ static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
     {                                                                                      \
         if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
             tposei_simd_drive(job, esize, tile, kernel, kernel_nt, join_w,                 \
-                              tposei_vbmi_join(join_b), kernel##_part, stream, 1);         \
+                              tposei_vbmi_join(join_b), kernel##_part, stream,             \
+                              TPOSEI_CARRY_SEAMS);                                         \
     }
 
 TPOSEI_SIMD_RUN(tposei_sse2_e1, , 1, 16, tposei_u8_16x16_sse2, NULL, NULL)
@@ -2337,35 +2378,32 @@ TPOSEI_SIMD_RUN(tposei_avx2_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2, NU
 
 /* Streaming on AVX2, where both sides are at least a line tile: destinations whose rows
    start on cache lines take the direct mode through the line tiles (its blocks, panel cursor
-   and walk as on AVX-512), and so do rows off lines, joined (tposei_u8_64x64_avx2_join ...),
-   for elements of 1 or 2 bytes and for matrices of at most TPOSEI_JOIN_SHORT_MAX bytes; the
-   rest takes the buffered mode through the 32-byte tiles. The buffered mode alone measured
-   about 0.5x memcpy on every shape; avx2-stream, interleaved runs, medians of 3, buffered
-   (with the article's byte network) -> line tiles: 2112^2 1/2/4/8-byte 0.55 / 0.77 / 0.64 /
-   0.59 -> 0.95 / 1.01 / 1.23 / 1.25, 16448^2 bytes 0.43 -> 0.72, 8256^2 f32 0.51 -> 1.02,
-   5824^2 f64 0.47 -> 0.95, 4096^2 bytes 0.48 -> 0.73, 8192^2 f32 0.50 -> 0.83. Rows off
-   lines, buffered (unpack network) -> joined: 1000x1500 1/2/4-byte 0.39 / 0.45 / 0.76 ->
-   0.50 / 0.63 / 0.90, 2000^2 1/2-byte 0.42 / 0.54 -> 0.60 / 0.87, 1448^2 f32 0.69 -> 0.94,
-   3001x7919 bytes 0.32 -> 0.43; but larger matrices of 4 bytes lost (3001x7919 f32 0.72 ->
-   0.52, 10001x3000 0.64 -> 0.53, 2001x4000 0.62 -> 0.56; 128-row blocks no better), and
-   8 bytes measured equal (3001x7919 0.59 / 0.55), so those stay buffered. */
+   and walk as on AVX-512), and rows off lines the same blocks joined through carry pairs
+   (tposei_u8_64x64_avx2_join ...); smaller shapes take the buffered mode through the 32-byte
+   tiles. The buffered mode alone measured about 0.5x memcpy on every shape; avx2-stream,
+   interleaved runs, medians of 3, buffered (with the article's byte network) -> line tiles:
+   2112^2 1/2/4/8-byte 0.55 / 0.77 / 0.64 / 0.59 -> 0.95 / 1.01 / 1.23 / 1.25, 16448^2 bytes
+   0.43 -> 0.72, 8256^2 f32 0.51 -> 1.02, 5824^2 f64 0.47 -> 0.95, 4096^2 bytes 0.48 -> 0.73,
+   8192^2 f32 0.50 -> 0.83. Rows off lines: TPOSEI_AVX2_JOIN_KERNEL. Both line tiles read
+   their source through an L1 copy where the tile rows share few L1 sets; the aligned one
+   also for elements of up to 4 bytes. */
 #define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape)                            \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         const size_t n = 64 / (esize);                                                      \
-        const int lines = ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0; \
-        const int join = (esize) <= 2 ||                                                    \
-                         job->rows * job->cols * (esize) <= TPOSEI_JOIN_SHORT_MAX;          \
-        if (job->rows >= n && job->cols >= n && (lines || join)) {                          \
-            const int copy = (esize) <= 4 || !tposei_pf_fits_l1(job->src_stride, n);       \
-            const tposei_tile_fn nt = copy ? tposei_##shape##_avx2_nt_staged                \
-                                           : tposei_##shape##_avx2_nt;                      \
-            tposei_simd_drive(job, esize, n, nt, nt, tposei_##shape##_avx2_join,            \
-                              tposei_##shape##_avx2_join, tposei_##shape##_avx2_part,       \
-                              tposei_stream_row_avx2, 0);                                   \
+        if (job->rows >= n && job->cols >= n) {                                             \
+            const int spread = tposei_pf_fits_l1(job->src_stride, n);                       \
+            const tposei_tile_fn nt = (esize) <= 4 || !spread                               \
+                                          ? tposei_##shape##_avx2_nt_staged                 \
+                                          : tposei_##shape##_avx2_nt;                       \
+            const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
+                                               : tposei_##shape##_avx2_join_staged;         \
+            tposei_simd_drive(job, esize, n, nt, nt, join, join,                            \
+                              tposei_##shape##_avx2_part,                                   \
+                              tposei_stream_row_avx2, TPOSEI_CARRY_PAIRS);                  \
         } else                                                                              \
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL,             \
-                              tposei_stream_row_avx2, 0);                                   \
+                              tposei_stream_row_avx2, TPOSEI_CARRY_LINES);                  \
     }
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32)
@@ -2407,7 +2445,8 @@ static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
     const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
     if (!tposei_try_skinny(job, 1, 1))
         tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, join, join,
-                          tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512, 1);
+                          tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512,
+                          TPOSEI_CARRY_SEAMS);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
                 tposei_u8_64x64_avx512_nt, tposei_u8_64x64_avx512_join_w,
@@ -2426,7 +2465,8 @@ static TPOSEI_AVX512_FN void tposei_avx512s_e2(const tposei_job *job)
     if (!tposei_try_skinny(job, 2, 1))
         tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt, join_w,
                           tposei_vbmi_join(tposei_u16_32x32_avx512_join_b),
-                          tposei_u16_32x32_bw_part, tposei_stream_row_avx512, 1);
+                          tposei_u16_32x32_bw_part, tposei_stream_row_avx512,
+                          TPOSEI_CARRY_SEAMS);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e4, 4, 16, tposei_u32_16x16_avx512,
                 tposei_u32_16x16_avx512_nt, tposei_u32_16x16_avx512_join_w,
