@@ -149,7 +149,7 @@ typedef enum tpose_kernel {
     TPOSE_KERNEL_SWAR,          /* 8x8 bytes (4x4 u16, 2x2 u32) in uint64_t registers */
     TPOSE_KERNEL_SSE2,
     TPOSE_KERNEL_AVX2,          /* 32x32 bytes and the 16/32/64-bit equivalents */
-    TPOSE_KERNEL_AVX2_STREAM,   /* AVX2 into an L1 tile buffer, non-temporal stores */
+    TPOSE_KERNEL_AVX2_STREAM,   /* AVX2 64-byte line tiles, whole lines non-temporal */
     TPOSE_KERNEL_AVX512,
     TPOSE_KERNEL_AVX512_STREAM,
     TPOSE_KERNEL_NEON,
