@@ -200,6 +200,26 @@ static void check_narrow(tpose_kernel k)
             }
 }
 
+/* Dense destinations of short rows, off cache lines (AVX2's dense mode: all rows by an L1
+   buffer of columns, each block leaving as one contiguous run): rows of 1..192 bytes
+   crossing every tile edge, long sides past two blocks and mid-tile, destination at a line,
+   an element and a byte from one, sources padded. Shorter rows and other paths take what
+   dispatch gives them, checked the same. */
+static void check_dense(tpose_kernel k)
+{
+    static const size_t rows_of[] = {1,  2,  5,   17,  31,  33,  47,  63,
+                                     64, 65, 100, 127, 129, 150, 191, 192};
+    size_t e, i, v;
+    for (e = 0; e < 5; e++)
+        for (i = 0; i < sizeof rows_of / sizeof rows_of[0]; i++)
+            for (v = 0; v < 3; v++) {
+                const size_t esize = simd_esizes[e], rows = rows_of[i], row = rows * esize;
+                const size_t cols = row > 192 ? 0 : 2 * (32768 / row) + 45 + 17 * v;
+                const size_t doff = v == 0 ? 0 : v == 1 ? esize : 1;
+                if (cols) check_shape(k, rows, cols, esize, cols + 3 * v, rows, v, doff);
+            }
+}
+
 static int isa_feature(const char *name, tpose_kernel *k)
 {
     *k = TPOSE_KERNEL_AVX512_STREAM;
@@ -235,6 +255,7 @@ int main(int argc, char **argv)
     } else {
         check_twins(feature);
         check_large(k);
+        if (k != TPOSE_KERNEL_SSE2) check_dense(k);
         if (feature == TPOSEI_CPU_AVX512) {
             check_tall8(k);
             check_tall8((tpose_kernel)(k - 1));
