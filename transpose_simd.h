@@ -1269,8 +1269,9 @@ typedef struct tposei_geom {
 #define TPOSEI_JOIN_SHORT_MAX ((size_t)16 << 20)
 #endif
 #define TPOSEI_JOIN_ROWS 128
-/* Bytes of the L1 block buffer (bcols x (band + lead) elements), and of the carries of the
-   direct mode's destination rows (64 bytes each) when those rows are off cache lines. */
+/* Bytes of the L1 block buffer (bcols x (band + lead) elements; all rows by bcols in the
+   dense mode), and of the carries of the direct mode's destination rows when those rows are
+   off cache lines (64 bytes each, 128 as carry pairs). */
 #define TPOSEI_STREAM_BUF 32768
 enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
 /* How joined tiles keep their carries: 64 bytes per destination row (its last chunk), the
