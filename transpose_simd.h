@@ -1188,10 +1188,10 @@ typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size
 typedef struct tposei_geom {
     size_t band, bcols, pcols;
     size_t lead; /* buffered mode, misaligned destination rows: source rows taken again */
+    size_t carry_row; /* joins: bytes of carry per destination row, 64 or 128 (carry pairs) */
     int panels;  /* 1: prefetch by panels whatever the stride (else by tiles where they fit) */
     tposei_part_fn part; /* the right and bottom strips by tile corners; NULL: scalar */
     int overlap, seams;  /* direct mode, rows off lines: see tposei_join_block */
-    size_t carry_row;    /* bytes of carry per destination row: 64, or 128 (carry pairs) */
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
 } tposei_geom;
 
