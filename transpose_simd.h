@@ -1067,16 +1067,16 @@ typedef struct tposei_skinny {
     size_t s;                                                          /* short side */
 } tposei_skinny;
 
-/* Byte q of output vector m comes from byte `pos` of the S input vectors laid end to end:
-   tall: the source is (64/esize) rows x S dense, output m is destination row m (source
-   column m); wide: the inputs are S source rows of 64 bytes, output m is bytes 64m.. of the
-   dense destination chunk. */
-TPOSEI_FORCE_INLINE size_t tposei_skinny_pos(size_t s, size_t esize, int tall, size_t m,
-                                             size_t q)
+/* Byte q of output vector m comes from byte `pos` of the S input vectors of w bytes laid
+   end to end: tall: the source is (w/esize) rows x S dense, output m is destination row m
+   (source column m); wide: the inputs are S source rows of w bytes, output m is bytes wm..
+   of the dense destination chunk. */
+TPOSEI_FORCE_INLINE size_t tposei_skinny_pos(size_t s, size_t esize, int tall, size_t w,
+                                             size_t m, size_t q)
 {
-    const size_t d = (64 * m + q) / esize; /* wide: element of the destination chunk */
+    const size_t d = (w * m + q) / esize; /* wide: element of the destination chunk */
     if (tall) return (q / esize * s + m) * esize + q % esize;
-    return (d % s) * 64 + (d / s) * esize + (64 * m + q) % esize;
+    return (d % s) * w + (d / s) * esize + (w * m + q) % esize;
 }
 
 /* Every output and input pair: vpermt2b indices (0-63 first input, 64-127 second) and the
@@ -1089,7 +1089,7 @@ static void tposei_skinny_tables(tposei_skinny *t, size_t s, size_t esize, int t
         for (p = 0; p < (s + 1) / 2; p++) {
             uint64_t mask = 0;
             for (q = 0; q < 64; q++) {
-                const size_t pos = tposei_skinny_pos(s, esize, tall, m, q);
+                const size_t pos = tposei_skinny_pos(s, esize, tall, 64, m, q);
                 t->idx[m][p][q] = (unsigned char)(pos % 128);
                 if (pos / 128 == p) mask |= (uint64_t)1 << q;
             }
@@ -1115,6 +1115,51 @@ TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, size_t s, co
         }
         out[m] = acc;
     }
+}
+
+/* The skinny network on AVX2, which has no byte permute across 128-bit lanes: each lane
+   is a chunk of its own, S inputs of 16 bytes to S outputs of 16 bytes (w = 16 in
+   tposei_skinny_pos), and a vector carries two neighbouring chunks. Output m gathers its
+   bytes from every input with one in-lane byte shuffle each, zeroing (index 0x80) the
+   bytes another input provides, S^2 shuffles for 32 * S bytes. The same index serves both
+   lanes. The shuffles grow as S^2 per S, so the network takes short sides of at most 8
+   elements and 24 bytes when it streams, and in cache, where the SWAR kernel comes closer,
+   bytes and sides of at most 12 bytes (tposei_skinny16_side, tposei_try_skinny16). */
+#define TPOSEI_SKINNY16_MAX 8
+typedef struct tposei_skinny16 {
+    unsigned char idx[TPOSEI_SKINNY16_MAX][TPOSEI_SKINNY16_MAX][32]; /* [output][input] */
+} tposei_skinny16;
+
+/* 1 when a short side of s elements is the AVX2 skinny path's, streaming or in cache. */
+TPOSEI_FORCE_INLINE int tposei_skinny16_side(size_t s, size_t esize, int stream)
+{
+    if (esize > 8 || s > TPOSEI_SKINNY16_MAX) return 0;
+    return stream ? s * esize <= 24 : esize == 1 || s * esize <= 12;
+}
+
+static void tposei_skinny16_tables(tposei_skinny16 *t, size_t s, size_t esize, int tall)
+{
+    size_t m, k, q;
+    for (m = 0; m < s; m++)
+        for (k = 0; k < s; k++)
+            for (q = 0; q < 16; q++) {
+                const size_t pos = tposei_skinny_pos(s, esize, tall, 16, m, q);
+                const unsigned char i = pos / 16 == k ? (unsigned char)(pos % 16) : 0x80;
+                t->idx[m][k][q] = t->idx[m][k][q + 16] = i;
+            }
+}
+
+/* Output m of the chunk pair in `in` (S vectors); s is a constant in every caller. */
+TPOSEI_AVX2_INLINE __m256i tposei_skinny16_out(const tposei_skinny16 *t, size_t s,
+                                               const __m256i *in, size_t m)
+{
+    __m256i acc = _mm256_shuffle_epi8(in[0], _mm256_loadu_si256((const __m256i *)t->idx[m][0]));
+    size_t k;
+    TPOSEI_UNROLL
+    for (k = 1; k < s; k++)
+        acc = _mm256_or_si256(
+            acc, _mm256_shuffle_epi8(in[k], _mm256_loadu_si256((const __m256i *)t->idx[m][k])));
+    return acc;
 }
 
 /* ======================================================================================== */
@@ -1744,11 +1789,17 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
     tposei_stream_fence();
 }
 
+/* 1 when a skinny job's short side is its columns (a tall matrix). */
+TPOSEI_FORCE_INLINE int tposei_skinny_tall(const tposei_job *job, size_t esize)
+{
+    return job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
+}
+
 /* 1 when the skinny path takes this job: 1, 2, 4 or 8-byte elements, a short side of at
    most 16 whose matrix is dense, and a long side of at least 4 chunks. */
 TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
 {
-    const int tall = job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
+    const int tall = tposei_skinny_tall(job, esize);
     const int wide = job->rows <= TPOSEI_SKINNY_MAX && job->dst_stride == job->rows * esize;
     if (esize > 8 || (!tall && !wide)) return 0;
     return (tall ? job->rows : job->cols) >= 4 * 64 / esize;
@@ -1781,27 +1832,25 @@ TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_
     }
 }
 
-#define TPOSEI_SKINNY_CASE(n)                                                               \
-    case n: tposei_skinny_loop(&t, job, n, esize, tall, stream); break;
+/* The skinny loop specialised for each short side s (a constant in it). */
+#define TPOSEI_SKINNY_CASE(loop, n)                                                         \
+    case n: loop(&t, job, n, esize, tall, stream); break;
+#define TPOSEI_SKINNY_CASES8(loop)                                                          \
+    TPOSEI_SKINNY_CASE(loop, 1) TPOSEI_SKINNY_CASE(loop, 2) TPOSEI_SKINNY_CASE(loop, 3)      \
+    TPOSEI_SKINNY_CASE(loop, 4) TPOSEI_SKINNY_CASE(loop, 5) TPOSEI_SKINNY_CASE(loop, 6)      \
+    TPOSEI_SKINNY_CASE(loop, 7) TPOSEI_SKINNY_CASE(loop, 8)
+#define TPOSEI_SKINNY_CASES16(loop)                                                         \
+    TPOSEI_SKINNY_CASES8(loop) TPOSEI_SKINNY_CASE(loop, 9) TPOSEI_SKINNY_CASE(loop, 10)      \
+    TPOSEI_SKINNY_CASE(loop, 11) TPOSEI_SKINNY_CASE(loop, 12) TPOSEI_SKINNY_CASE(loop, 13)   \
+    TPOSEI_SKINNY_CASE(loop, 14) TPOSEI_SKINNY_CASE(loop, 15) TPOSEI_SKINNY_CASE(loop, 16)
 
-/* The skinny driver: tables, the loop specialised for the short side, the rest of the long
-   side through the scalar edge routine. */
-static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize, int stream)
+/* After the skinny loop's whole chunks (the long side's first `full` elements): the fence
+   for its non-temporal stores, and the rest through the scalar edge routine. */
+static void tposei_skinny_rest(const tposei_job *job, size_t esize, size_t full, int stream)
 {
-    tposei_skinny t;
-    const int tall = job->cols <= TPOSEI_SKINNY_MAX && job->src_stride == job->cols * esize;
+    const int tall = tposei_skinny_tall(job, esize);
     const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
-    const size_t full = n - n % (64 / esize);
     const size_t ss = job->src_stride, ds = job->dst_stride;
-    tposei_skinny_tables(&t, s, esize, tall);
-    switch (s) {
-        TPOSEI_SKINNY_CASE(1) TPOSEI_SKINNY_CASE(2) TPOSEI_SKINNY_CASE(3) TPOSEI_SKINNY_CASE(4)
-        TPOSEI_SKINNY_CASE(5) TPOSEI_SKINNY_CASE(6) TPOSEI_SKINNY_CASE(7) TPOSEI_SKINNY_CASE(8)
-        TPOSEI_SKINNY_CASE(9) TPOSEI_SKINNY_CASE(10) TPOSEI_SKINNY_CASE(11)
-        TPOSEI_SKINNY_CASE(12) TPOSEI_SKINNY_CASE(13) TPOSEI_SKINNY_CASE(14)
-        TPOSEI_SKINNY_CASE(15) TPOSEI_SKINNY_CASE(16)
-    default: break;
-    }
     if (stream) tposei_stream_fence();
     if (tall)
         tposei_any_block(job->dst + full * esize, ds, job->src + full * ss, ss, n - full, s,
@@ -1810,7 +1859,115 @@ static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize
         tposei_any_block(job->dst + full * ds, ds, job->src + full * esize, ss, s, n - full,
                          esize);
 }
+
+/* The skinny driver: tables, the loop specialised for the short side, the rest of the long
+   side through the scalar edge routine. */
+static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize, int stream)
+{
+    tposei_skinny t;
+    const int tall = tposei_skinny_tall(job, esize);
+    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
+    tposei_skinny_tables(&t, s, esize, tall);
+    switch (s) {
+        TPOSEI_SKINNY_CASES16(tposei_skinny_loop)
+    default: break;
+    }
+    tposei_skinny_rest(job, esize, n - n % (64 / esize), stream);
+}
+
+/* Two 16-byte pieces as one vector, `lo` in the low lane. */
+TPOSEI_AVX2_INLINE __m256i tposei_avx2_pair(const unsigned char *lo, const unsigned char *hi)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)lo)),
+                                   _mm_loadu_si128((const __m128i *)hi), 1);
+}
+
+/* One 16-byte piece: non-temporal when asked and aligned (movntdq needs 16 bytes). */
+TPOSEI_AVX2_INLINE void tposei_avx2_put16(unsigned char *d, __m128i v, int stream)
+{
+    if (stream && ((uintptr_t)d & 15) == 0)
+        _mm_stream_si128((__m128i *)d, v);
+    else
+        _mm_storeu_si128((__m128i *)d, v);
+}
+
+/* One 32-byte piece: non-temporal when asked and aligned to 32 bytes. */
+TPOSEI_AVX2_INLINE void tposei_avx2_put32(unsigned char *d, __m256i v, int stream)
+{
+    if (stream && ((uintptr_t)d & 31) == 0)
+        _mm256_stream_si256((__m256i *)d, v);
+    else
+        _mm256_storeu_si256((__m256i *)d, v);
+}
+
+/* The AVX2 skinny loop: 64 bytes of the long side per step, as two vectors of chunk pairs
+   (h = 0, 1: chunks 2h and 2h + 1). Tall: the step's source is one dense run of four
+   chunks of 16 * S bytes, and output m is 32 bytes of destination row m; wide: input k is
+   32 bytes of source row k, and output m's lanes go to bytes 16m.. of the two chunks'
+   dense destination runs. */
+TPOSEI_AVX2_INLINE void tposei_skinny16_loop(const tposei_skinny16 *t, const tposei_job *job,
+                                             size_t s, size_t esize, int tall, int stream)
+{
+    const size_t per = 64 / esize, n = tall ? job->rows : job->cols; /* per step, in all */
+    const size_t ss = job->src_stride, ds = job->dst_stride;
+    __m256i in[TPOSEI_SKINNY_MAX], first[TPOSEI_SKINNY_MAX];
+    size_t i, h, k, m;
+    for (i = 0; i + per <= n; i += per)
+        TPOSEI_UNROLL
+        for (h = 0; h < 2; h++) {
+            const unsigned char *c = job->src + i * ss + 32 * h * s; /* tall: chunk 2h */
+            unsigned char *d = job->dst + i * ds + 32 * h * s;      /* wide: chunk 2h */
+            TPOSEI_UNROLL
+            for (k = 0; k < s; k++)
+                in[k] = tall ? tposei_avx2_pair(c + 16 * k, c + 16 * (s + k))
+                             : _mm256_loadu_si256(
+                                   (const __m256i *)(job->src + k * ss + i * esize + 32 * h));
+            TPOSEI_UNROLL
+            for (m = 0; m < s; m++) {
+                const __m256i v = tposei_skinny16_out(t, s, in, m);
+                if (tall && h == 0) {
+                    first[m] = v; /* row m's line leaves whole, with the second half */
+                } else if (tall) {
+                    tposei_avx2_put32(job->dst + m * ds + i * esize, first[m], stream);
+                    tposei_avx2_put32(job->dst + m * ds + i * esize + 32, v, stream);
+                } else {
+                    tposei_avx2_put16(d + 16 * m, _mm256_castsi256_si128(v), stream);
+                    tposei_avx2_put16(d + 16 * (s + m), _mm256_extracti128_si256(v, 1), stream);
+                }
+            }
+        }
+}
+
+/* The AVX2 skinny driver (tposei_skinny_run's twin). */
+static TPOSEI_AVX2_FN void tposei_skinny16_run(const tposei_job *job, size_t esize, int stream)
+{
+    tposei_skinny16 t;
+    const int tall = tposei_skinny_tall(job, esize);
+    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
+    tposei_skinny16_tables(&t, s, esize, tall);
+    switch (s) {
+        TPOSEI_SKINNY_CASES8(tposei_skinny16_loop)
+    default: break;
+    }
+    tposei_skinny_rest(job, esize, n - n % (64 / esize), stream);
+}
+
+/* The AVX2 skinny path for short sides of tposei_skinny16_side; 1 when it took the job.
+   Where the network does not fit (a padded matrix, a long side of under 4 chunks) such a
+   side, shorter than any AVX2 tile, goes to the SWAR kernel rather than the tiles' scalar
+   edges. */
+static int tposei_try_skinny16(const tposei_job *job, size_t esize, int stream)
+{
+    if (!tposei_skinny16_side(tposei_min(job->rows, job->cols), esize, stream)) return 0;
+    if (tposei_skinny_fits(job, esize))
+        tposei_skinny16_run(job, esize, stream);
+    else
+        tposei_swar_body(job, esize);
+    return 1;
+}
 #undef TPOSEI_SKINNY_CASE
+#undef TPOSEI_SKINNY_CASES8
+#undef TPOSEI_SKINNY_CASES16
 
 /* One output line: non-temporal when asked and the line is whole. */
 TPOSEI_AVX512_INLINE void tposei_tall8_store(unsigned char *d, __m512i v, int stream)
@@ -2315,8 +2472,9 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
 
 /* 1 when SIMD kernel `k` would leave a rows x cols job entirely to its scalar edge code: a
    side shorter than its tiles (16, 32 or 64 bytes of elements for SSE2, AVX2, AVX-512) and
-   no skinny path for it. The portable kernels do better there (3x1000000 bytes: 0.03x
-   memcpy through avx2-stream, 0.29x through swar; 3x1000000 floats 0.15x against 0.88x).
+   no skinny path for it (AVX2's, tposei_try_skinny16, is asked first). The portable kernels
+   do better there (3x1000000 bytes: 0.03x memcpy through avx2-stream's tiles, 0.29x through
+   swar; 3x1000000 floats 0.15x against 0.88x).
    Also when avx2-stream would write destination rows shorter than a cache line (rows *
    esize < 64) and the elements are wider than a byte: such a job is narrower than the line
    tiles, so it takes the buffered mode, whose rows are then all partial lines, stored
@@ -2329,6 +2487,9 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
     const int avx512 = k == TPOSE_KERNEL_AVX512 || k == TPOSE_KERNEL_AVX512_STREAM;
     const size_t bytes = k == TPOSE_KERNEL_SSE2 ? 16 : avx512 ? 64 : 32;
     const size_t tile = bytes / esize ? bytes / esize : 1, side = rows < cols ? rows : cols;
+    if ((k == TPOSE_KERNEL_AVX2 || k == TPOSE_KERNEL_AVX2_STREAM) &&
+        tposei_skinny16_side(side, esize, k == TPOSE_KERNEL_AVX2_STREAM))
+        return 0; /* tposei_try_skinny16 */
     if (k == TPOSE_KERNEL_AVX2_STREAM && esize > 1 && rows < TPOSEI_CACHE_LINE / esize)
         return 1;
     if (side >= tile) return 0;
@@ -2338,11 +2499,11 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
              tposei_cpu_has(TPOSEI_CPU_VBMI));
 }
 
-#define TPOSEI_SIMD_RUN(name, attr, esize, tile, kernel, kernel_nt, stream)                 \
-    static attr void name(const tposei_job *job)                                           \
-    {                                                                                      \
-        tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, NULL, NULL, stream,   \
-                          TPOSEI_CARRY_LINES);                                             \
+#define TPOSEI_SSE2_RUN(name, esize, tile, kernel)                                          \
+    static void name(const tposei_job *job)                                                 \
+    {                                                                                       \
+        tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL,           \
+                          TPOSEI_CARRY_LINES);                                              \
     }
 
 /* 1 when a streaming row writer is given. A function, not `stream != NULL` in the macro:
@@ -2365,17 +2526,26 @@ static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
                               TPOSEI_CARRY_SEAMS);                                         \
     }
 
-TPOSEI_SIMD_RUN(tposei_sse2_e1, , 1, 16, tposei_u8_16x16_sse2, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_sse2_e2, , 2, 8, tposei_u16_8x8_sse2, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_sse2_e4, , 4, 4, tposei_u32_4x4_sse2, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_sse2_e8, , 8, 2, tposei_u64_2x2_sse2, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_sse2_e16, , 16, 1, NULL, NULL, NULL)
+TPOSEI_SSE2_RUN(tposei_sse2_e1, 1, 16, tposei_u8_16x16_sse2)
+TPOSEI_SSE2_RUN(tposei_sse2_e2, 2, 8, tposei_u16_8x8_sse2)
+TPOSEI_SSE2_RUN(tposei_sse2_e4, 4, 4, tposei_u32_4x4_sse2)
+TPOSEI_SSE2_RUN(tposei_sse2_e8, 8, 2, tposei_u64_2x2_sse2)
+TPOSEI_SSE2_RUN(tposei_sse2_e16, 16, 1, NULL)
 
-TPOSEI_SIMD_RUN(tposei_avx2_e1, TPOSEI_AVX2_FN, 1, 32, tposei_u8_32x32_avx2, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_avx2_e2, TPOSEI_AVX2_FN, 2, 16, tposei_u16_16x16_avx2, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_avx2_e4, TPOSEI_AVX2_FN, 4, 8, tposei_u32_8x8_avx2, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_avx2_e8, TPOSEI_AVX2_FN, 8, 4, tposei_u64_4x4_avx2, NULL, NULL)
-TPOSEI_SIMD_RUN(tposei_avx2_e16, TPOSEI_AVX2_FN, 16, 2, tposei_u128_2x2_avx2, NULL, NULL)
+/* AVX2 in cache: the skinny path first (tposei_skinny16_run). */
+#define TPOSEI_AVX2_RUN(name, esize, tile, kernel)                                          \
+    static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
+    {                                                                                       \
+        if (!tposei_try_skinny16(job, esize, 0))                                            \
+            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL,       \
+                              TPOSEI_CARRY_LINES);                                          \
+    }
+TPOSEI_AVX2_RUN(tposei_avx2_e1, 1, 32, tposei_u8_32x32_avx2)
+TPOSEI_AVX2_RUN(tposei_avx2_e2, 2, 16, tposei_u16_16x16_avx2)
+TPOSEI_AVX2_RUN(tposei_avx2_e4, 4, 8, tposei_u32_8x8_avx2)
+TPOSEI_AVX2_RUN(tposei_avx2_e8, 8, 4, tposei_u64_4x4_avx2)
+TPOSEI_AVX2_RUN(tposei_avx2_e16, 16, 2, tposei_u128_2x2_avx2)
+#undef TPOSEI_AVX2_RUN
 
 /* Dense destinations of short rows off cache lines (dst_stride == rows * esize, at most
    TPOSEI_DENSE_ROW_MAX bytes, at least a tile; AVX2): the destination of a block of source
@@ -2445,6 +2615,8 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         const size_t n = 64 / (esize);                                                      \
+        if (tposei_try_skinny16(job, esize, 1))                                             \
+            return;                                                                         \
         if (tposei_dense_short(job, esize, tile))                                           \
             tposei_dense_run(job, esize, tile, kernel, tposei_stream_row_avx2);             \
         else if (job->rows >= n && job->cols >= n) {                                        \
@@ -2533,7 +2705,7 @@ TPOSEI_AVX512_RUN(tposei_avx512s_e8, 8, 8, tposei_u64_8x8_avx512,
 TPOSEI_AVX512_RUN(tposei_avx512s_e16, 16, 4, tposei_u128_4x4_avx512,
                 tposei_u128_4x4_avx512_nt, tposei_u128_4x4_avx512_join_w,
                 tposei_u128_4x4_avx512_join_b, tposei_stream_row_avx512)
-#undef TPOSEI_SIMD_RUN
+#undef TPOSEI_SSE2_RUN
 #undef TPOSEI_AVX512_RUN
 
 /* The entry point for one of the five SIMD element sizes, NULL for the others or when the

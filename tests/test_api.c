@@ -153,9 +153,16 @@ static void kernel_limit(void)
     }
     tpose_kernel_limit(TPOSE_KERNEL_AVX2_STREAM);
     if (tpose_kernel_auto(3000, 3000, 1) == TPOSE_KERNEL_AVX2_STREAM) { /* 32-byte tiles */
-        TT_CHECK(tpose_kernel_auto(1000000, 3, 4) == TPOSE_KERNEL_SWAR, "3 floats wide");
+        /* short sides of up to 8 elements and 24 bytes: the skinny network (12 in cache) */
+        TT_CHECK(tpose_kernel_auto(1000000, 3, 4) == TPOSE_KERNEL_AVX2_STREAM, "3 floats");
+        TT_CHECK(tpose_kernel_auto(3, 1000000, 8) == TPOSE_KERNEL_AVX2_STREAM, "3 doubles");
+        TT_CHECK(tpose_kernel_auto(1000000, 8, 1) == TPOSE_KERNEL_AVX2_STREAM, "8 bytes");
+        TT_CHECK(tpose_kernel_auto(1000000, 9, 1) == TPOSE_KERNEL_SWAR, "9 bytes");
+        TT_CHECK(tpose_kernel_auto(1000000, 7, 4) == TPOSE_KERNEL_SWAR, "7 floats");
+        TT_CHECK(tpose_kernel_auto(10000, 8, 1) == TPOSE_KERNEL_AVX2, "8 bytes in cache");
+        TT_CHECK(tpose_kernel_auto(3, 20000, 4) == TPOSE_KERNEL_AVX2, "3 floats in cache");
+        TT_CHECK(tpose_kernel_auto(5, 20000, 4) == TPOSE_KERNEL_SWAR, "5 floats in cache");
         TT_CHECK(tpose_kernel_auto(4000000, 8, 8) == TPOSE_KERNEL_AVX2_STREAM, "8 doubles");
-        TT_CHECK(tpose_kernel_auto(3, 1000000, 8) == TPOSE_KERNEL_PREFETCH, "3 doubles tall");
         /* destination rows under a line: the portable kernels */
         TT_CHECK(tpose_kernel_auto(8, 4000000, 4) == TPOSE_KERNEL_SWAR, "8 floats, short rows");
         TT_CHECK(tpose_kernel_auto(4, 4000000, 8) == TPOSE_KERNEL_PREFETCH, "4 doubles");

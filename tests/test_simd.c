@@ -256,6 +256,10 @@ int main(int argc, char **argv)
         check_twins(feature);
         check_large(k);
         if (k != TPOSE_KERNEL_SSE2) check_dense(k);
+        if (feature == TPOSEI_CPU_AVX2) { /* the skinny path without VBMI */
+            check_skinny(k);
+            check_skinny((tpose_kernel)(k - 1));
+        }
         if (feature == TPOSEI_CPU_AVX512) {
             check_tall8(k);
             check_tall8((tpose_kernel)(k - 1));
