@@ -57,7 +57,8 @@
    |           | prefetch otherwise) | by masked shifts, inside prefetched cache blocks        |
    | sse2      | 1, 2, 4, 8, 16      | 16x16 u8 ... 2x2 u64 unpack networks; 16-byte moves     |
    | avx2      | 1, 2, 4, 8, 16      | 32x32 u8 ... 2x2 u128 unpack networks, two rows per     |
-   |           |                     | vector (the article's u8 shuffle/blend network: tests)  |
+   |           |                     | vector (the article's u8 shuffle/blend network: tests); |
+   |           |                     | skinny shapes (a side <= 8) by in-lane byte shuffles    |
    | avx2-     | 1, 2, 4, 8, 16      | rows on lines: 64-byte line tiles of four avx2 tiles,   |
    |  stream   |                     | each row two 32-byte non-temporal stores; otherwise     |
    |           |                     | avx2 tiles into an L1 buffer, whole lines streamed      |
