@@ -1124,7 +1124,9 @@ TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, size_t s, co
    bytes another input provides, S^2 shuffles for 32 * S bytes. The same index serves both
    lanes. The shuffles grow as S^2 per S, so the network takes short sides of at most 8
    elements and 24 bytes when it streams, and in cache, where the SWAR kernel comes closer,
-   bytes and sides of at most 12 bytes (tposei_skinny16_side, tposei_try_skinny16). */
+   bytes and sides of at most 12 bytes (tposei_skinny16_side, tposei_try_skinny16). Beyond,
+   it lost to SWAR (one run each: 12 bytes 0.37 against 0.46, 16 bytes 0.18-0.31 against
+   0.42-0.53, 7 floats tall 0.51 against 0.60); bytes of 9-16 take tposei_rows16_run. */
 #define TPOSEI_SKINNY16_MAX 8
 typedef struct tposei_skinny16 {
     unsigned char idx[TPOSEI_SKINNY16_MAX][TPOSEI_SKINNY16_MAX][32]; /* [output][input] */
@@ -1891,13 +1893,20 @@ TPOSEI_AVX2_INLINE void tposei_avx2_put16(unsigned char *d, __m128i v, int strea
         _mm_storeu_si128((__m128i *)d, v);
 }
 
-/* One 32-byte piece: non-temporal when asked and aligned to 32 bytes. */
-TPOSEI_AVX2_INLINE void tposei_avx2_put32(unsigned char *d, __m256i v, int stream)
+/* 64 bytes as two halves: non-temporal when asked and they make one whole line (two
+   32-byte non-temporal stores that each complete half of two lines leave both partly
+   written in the write-combining buffers: 500000x16 bytes 0.34 against 0.63 stored
+   normally). */
+TPOSEI_AVX2_INLINE void tposei_avx2_put_line(unsigned char *d, __m256i lo, __m256i hi,
+                                             int stream)
 {
-    if (stream && ((uintptr_t)d & 31) == 0)
-        _mm256_stream_si256((__m256i *)d, v);
-    else
-        _mm256_storeu_si256((__m256i *)d, v);
+    if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0) {
+        _mm256_stream_si256((__m256i *)d, lo);
+        _mm256_stream_si256((__m256i *)(d + 32), hi);
+    } else {
+        _mm256_storeu_si256((__m256i *)d, lo);
+        _mm256_storeu_si256((__m256i *)(d + 32), hi);
+    }
 }
 
 /* The AVX2 skinny loop: 64 bytes of the long side per step, as two vectors of chunk pairs
@@ -1928,8 +1937,7 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_loop(const tposei_skinny16 *t, const tpo
                 if (tall && h == 0) {
                     first[m] = v; /* row m's line leaves whole, with the second half */
                 } else if (tall) {
-                    tposei_avx2_put32(job->dst + m * ds + i * esize, first[m], stream);
-                    tposei_avx2_put32(job->dst + m * ds + i * esize + 32, v, stream);
+                    tposei_avx2_put_line(job->dst + m * ds + i * esize, first[m], v, stream);
                 } else {
                     tposei_avx2_put16(d + 16 * m, _mm256_castsi256_si128(v), stream);
                     tposei_avx2_put16(d + 16 * (s + m), _mm256_extracti128_si256(v, 1), stream);
@@ -1952,13 +1960,88 @@ static TPOSEI_AVX2_FN void tposei_skinny16_run(const tposei_job *job, size_t esi
     tposei_skinny_rest(job, esize, n - n % (64 / esize), stream);
 }
 
-/* The AVX2 skinny path for short sides of tposei_skinny16_side; 1 when it took the job.
-   Where the network does not fit (a padded matrix, a long side of under 4 chunks) such a
-   side, shorter than any AVX2 tile, goes to the SWAR kernel rather than the tiles' scalar
-   edges. */
+/* Bytes with a short side of 9-16 (tposei_skinny16_side's network grows as S^2 there):
+   the 16x16 network of the 32x32 tiles (tposei_avx2_net) on 16-byte row pieces. Tall:
+   vector k holds source rows k and 16 + k of 32, each read as 16 bytes from its start (so
+   the next row's first 16 - S bytes come along and are never stored), and after the network
+   vector j is 32 bytes of destination row j; two such tiles make one line per row. Wide:
+   vector k is 32 bytes of source row k (zero past row S), and after the network each lane
+   of vector j is destination row c + j or c + 16 + j, 16 bytes stored where the row's S
+   bytes go, the rest overwritten by the next row's store. Both stop one step before the
+   end, so neither the reads nor the overlapping stores pass the matrix; the rest goes
+   through the scalar edge routine. */
+#define TPOSEI_ROWS16_MIN 9
+TPOSEI_AVX2_INLINE void tposei_rows16_tall(const tposei_job *job, size_t s, int stream)
+{
+    const size_t n = job->rows, ds = job->dst_stride;
+    __m256i x[16], first[16];
+    size_t i, h, k, j;
+    for (i = 0; i + 64 < n; i += 64)
+        TPOSEI_UNROLL
+        for (h = 0; h < 2; h++) {
+            const unsigned char *src = job->src + (i + 32 * h) * s;
+            TPOSEI_UNROLL
+            for (k = 0; k < 16; k++) x[k] = tposei_avx2_pair(src + k * s, src + (16 + k) * s);
+            tposei_avx2_net(x, 1);
+            TPOSEI_UNROLL
+            for (j = 0; j < 16; j++) {
+                if (j >= s) break;
+                if (h == 0) {
+                    first[j] = x[j];
+                } else {
+                    tposei_avx2_put_line(job->dst + j * ds + i, first[j], x[j], stream);
+                }
+            }
+        }
+    tposei_skinny_rest(job, 1, i, stream);
+}
+
+TPOSEI_AVX2_INLINE void tposei_rows16_wide(const tposei_job *job, size_t s, int stream)
+{
+    const size_t n = job->cols, ss = job->src_stride;
+    __m256i x[16];
+    size_t c, k, j;
+    for (c = 0; c + 32 < n; c += 32) {
+        unsigned char *d = job->dst + c * s;
+        TPOSEI_UNROLL
+        for (k = 0; k < 16; k++)
+            x[k] = k < s ? _mm256_loadu_si256((const __m256i *)(job->src + k * ss + c))
+                         : _mm256_setzero_si256();
+        tposei_avx2_net(x, 1);
+        TPOSEI_UNROLL
+        for (j = 0; j < 16; j++)
+            _mm_storeu_si128((__m128i *)(d + j * s), _mm256_castsi256_si128(x[j]));
+        TPOSEI_UNROLL
+        for (j = 0; j < 16; j++)
+            _mm_storeu_si128((__m128i *)(d + (16 + j) * s), _mm256_extracti128_si256(x[j], 1));
+    }
+    tposei_skinny_rest(job, 1, c, stream);
+}
+
+static TPOSEI_AVX2_FN void tposei_rows16_run(const tposei_job *job, int stream)
+{
+    if (tposei_skinny_tall(job, 1))
+        tposei_rows16_tall(job, job->cols, stream);
+    else
+        tposei_rows16_wide(job, job->rows, stream);
+}
+
+/* The AVX2 skinny paths: bytes with a short side of 9-16 through tposei_rows16_run, short
+   sides of tposei_skinny16_side through the shuffle network; 1 when one took the job. Where
+   the network does not fit (a padded matrix, a long side of under 4 chunks) such a side,
+   shorter than any AVX2 tile, goes to the SWAR kernel rather than the tiles' scalar edges.
+   AUTO limited to avx2-stream, medians of 5 interleaved runs, SWAR -> here: 1000000x3 bytes
+   0.21 -> 1.62, 8x4000000 0.50 -> 1.31, 888888x9 0.34 -> 0.63, 800000x10 0.38 -> 1.14,
+   12x666666 0.47 -> 0.92, 16x500000 0.65 -> 0.98, 1000000x4 2-byte 0.59 -> 1.48,
+   3x1000000 floats 0.87 -> 1.58, 3x1000000 doubles 0.97 -> 1.58. */
 static int tposei_try_skinny16(const tposei_job *job, size_t esize, int stream)
 {
-    if (!tposei_skinny16_side(tposei_min(job->rows, job->cols), esize, stream)) return 0;
+    const size_t side = tposei_min(job->rows, job->cols);
+    if (esize == 1 && side >= TPOSEI_ROWS16_MIN && side <= 16 && tposei_skinny_fits(job, 1)) {
+        tposei_rows16_run(job, stream);
+        return 1;
+    }
+    if (!tposei_skinny16_side(side, esize, stream)) return 0;
     if (tposei_skinny_fits(job, esize))
         tposei_skinny16_run(job, esize, stream);
     else
@@ -2488,7 +2571,8 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
     const size_t bytes = k == TPOSE_KERNEL_SSE2 ? 16 : avx512 ? 64 : 32;
     const size_t tile = bytes / esize ? bytes / esize : 1, side = rows < cols ? rows : cols;
     if ((k == TPOSE_KERNEL_AVX2 || k == TPOSE_KERNEL_AVX2_STREAM) &&
-        tposei_skinny16_side(side, esize, k == TPOSE_KERNEL_AVX2_STREAM))
+        (tposei_skinny16_side(side, esize, k == TPOSE_KERNEL_AVX2_STREAM) ||
+         (esize == 1 && side >= TPOSEI_ROWS16_MIN && side <= 16)))
         return 0; /* tposei_try_skinny16 */
     if (k == TPOSE_KERNEL_AVX2_STREAM && esize > 1 && rows < TPOSEI_CACHE_LINE / esize)
         return 1;

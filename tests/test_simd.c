@@ -102,14 +102,16 @@ static void check_shape(tpose_kernel k, size_t rows, size_t cols, size_t esize, 
 
 static const size_t simd_esizes[] = {1, 2, 4, 8, 16};
 
-/* Skinny: every short side 1..17 in both orientations, dense and not, odd long sides. */
+/* Skinny: every short side 1..17 in both orientations, dense and not, odd long sides and
+   one of whole steps (the loops that read or store past a step must stop before the end). */
 static void check_skinny(tpose_kernel k)
 {
     size_t e, s, v;
     for (e = 0; e < 4; e++)
         for (s = 1; s <= 17; s++)
-            for (v = 0; v < 4; v++) {
-                const size_t esize = simd_esizes[e], n = 4 * 64 / esize + 1 + 67 * v;
+            for (v = 0; v < 5; v++) {
+                const size_t esize = simd_esizes[e];
+                const size_t n = v == 4 ? 8 * 64 / esize : 4 * 64 / esize + 1 + 67 * v;
                 const size_t pad = v == 3, off = v == 2 ? 5 * esize : 0;
                 check_shape(k, n, s, esize, s + pad, n, off, off);     /* tall */
                 check_shape(k, s, n, esize, n, s + pad, off, 3 + off); /* wide */
