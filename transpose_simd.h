@@ -1126,7 +1126,7 @@ TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, size_t s, co
    elements and 24 bytes when it streams, and in cache, where the SWAR kernel comes closer,
    bytes and sides of at most 12 bytes (tposei_skinny16_side, tposei_try_skinny16). Beyond,
    it lost to SWAR (one run each: 12 bytes 0.37 against 0.46, 16 bytes 0.18-0.31 against
-   0.42-0.53, 7 floats tall 0.51 against 0.60); bytes of 9-16 take tposei_rows16_run. */
+   0.42-0.53, 7 floats tall 0.51 against 0.60); bytes of 9-31 take tposei_rows16_run. */
 #define TPOSEI_SKINNY16_MAX 8
 typedef struct tposei_skinny16 {
     unsigned char idx[TPOSEI_SKINNY16_MAX][TPOSEI_SKINNY16_MAX][32]; /* [output][input] */
@@ -1848,9 +1848,9 @@ TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_
 
 /* After the skinny loop's whole chunks (the long side's first `full` elements): the fence
    for its non-temporal stores, and the rest through the scalar edge routine. */
-static void tposei_skinny_rest(const tposei_job *job, size_t esize, size_t full, int stream)
+static void tposei_skinny_rest(const tposei_job *job, size_t esize, int tall, size_t full,
+                               int stream)
 {
-    const int tall = tposei_skinny_tall(job, esize);
     const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
     const size_t ss = job->src_stride, ds = job->dst_stride;
     if (stream) tposei_stream_fence();
@@ -1874,7 +1874,7 @@ static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize
         TPOSEI_SKINNY_CASES16(tposei_skinny_loop)
     default: break;
     }
-    tposei_skinny_rest(job, esize, n - n % (64 / esize), stream);
+    tposei_skinny_rest(job, esize, tall, n - n % (64 / esize), stream);
 }
 
 /* Two 16-byte pieces as one vector, `lo` in the low lane. */
@@ -1957,92 +1957,124 @@ static TPOSEI_AVX2_FN void tposei_skinny16_run(const tposei_job *job, size_t esi
         TPOSEI_SKINNY_CASES8(tposei_skinny16_loop)
     default: break;
     }
-    tposei_skinny_rest(job, esize, n - n % (64 / esize), stream);
+    tposei_skinny_rest(job, esize, tall, n - n % (64 / esize), stream);
 }
 
-/* Bytes with a short side of 9-16 (tposei_skinny16_side's network grows as S^2 there):
-   the 16x16 network of the 32x32 tiles (tposei_avx2_net) on 16-byte row pieces. Tall:
-   vector k holds source rows k and 16 + k of 32, each read as 16 bytes from its start (so
-   the next row's first 16 - S bytes come along and are never stored), and after the network
-   vector j is 32 bytes of destination row j; two such tiles make one line per row. Wide:
-   vector k is 32 bytes of source row k (zero past row S), and after the network each lane
-   of vector j is destination row c + j or c + 16 + j, 16 bytes stored where the row's S
-   bytes go, the rest overwritten by the next row's store. Both stop one step before the
-   end, so neither the reads nor the overlapping stores pass the matrix; the rest goes
-   through the scalar edge routine. */
+/* Bytes with a short side of 9-31 (tposei_skinny16_side's network grows as S^2 there):
+   the 16x16 network of the 32x32 tiles (tposei_avx2_net) on 16-byte row pieces, one group
+   of 16 columns (tall) or rows (wide) for sides up to 16, two above. Tall: vector k holds
+   16 bytes of source rows k and 16 + k of 32 from byte 16g of each (so the next row's first
+   bytes come along and are never stored), and after the network vector j is 32 bytes of
+   destination row 16g + j; two such tiles make one line per row. Wide: vector k of group g
+   is 32 bytes of source row 16g + k (zero past row S), and after the network each lane of
+   vector j holds bytes 16g.. of destination row c + j or c + 16 + j, stored 16 wide in row
+   order so that what runs past a row's S bytes is overwritten by the next row's stores.
+   Both stop one step before the end, so neither the reads nor the overlapping stores pass
+   the matrix; the rest goes through the scalar edge routine. */
 #define TPOSEI_ROWS16_MIN 9
-TPOSEI_AVX2_INLINE void tposei_rows16_tall(const tposei_job *job, size_t s, int stream)
+#define TPOSEI_ROWS16_MAX 31
+TPOSEI_AVX2_INLINE void tposei_rows16_tall(const tposei_job *job, size_t s, size_t groups,
+                                           int stream)
 {
     const size_t n = job->rows, ds = job->dst_stride;
     __m256i x[16], first[16];
-    size_t i, h, k, j;
+    size_t i, g, h, k, j;
     for (i = 0; i + 64 < n; i += 64)
         TPOSEI_UNROLL
-        for (h = 0; h < 2; h++) {
-            const unsigned char *src = job->src + (i + 32 * h) * s;
+        for (g = 0; g < groups; g++)
             TPOSEI_UNROLL
-            for (k = 0; k < 16; k++) x[k] = tposei_avx2_pair(src + k * s, src + (16 + k) * s);
-            tposei_avx2_net(x, 1);
-            TPOSEI_UNROLL
-            for (j = 0; j < 16; j++) {
-                if (j >= s) break;
-                if (h == 0) {
-                    first[j] = x[j];
-                } else {
-                    tposei_avx2_put_line(job->dst + j * ds + i, first[j], x[j], stream);
+            for (h = 0; h < 2; h++) {
+                const unsigned char *src = job->src + (i + 32 * h) * s + 16 * g;
+                TPOSEI_UNROLL
+                for (k = 0; k < 16; k++)
+                    x[k] = tposei_avx2_pair(src + k * s, src + (16 + k) * s);
+                tposei_avx2_net(x, 1);
+                TPOSEI_UNROLL
+                for (j = 0; j < 16; j++) {
+                    if (16 * g + j >= s) break;
+                    if (h == 0)
+                        first[j] = x[j];
+                    else
+                        tposei_avx2_put_line(job->dst + (16 * g + j) * ds + i, first[j], x[j],
+                                             stream);
                 }
             }
-        }
-    tposei_skinny_rest(job, 1, i, stream);
+    tposei_skinny_rest(job, 1, 1, i, stream);
 }
 
-TPOSEI_AVX2_INLINE void tposei_rows16_wide(const tposei_job *job, size_t s, int stream)
+TPOSEI_AVX2_INLINE void tposei_rows16_wide(const tposei_job *job, size_t s, size_t groups,
+                                           int stream)
 {
     const size_t n = job->cols, ss = job->src_stride;
-    __m256i x[16];
-    size_t c, k, j;
+    __m256i x[2][16];
+    size_t c, g, k, j, lane;
     for (c = 0; c + 32 < n; c += 32) {
         unsigned char *d = job->dst + c * s;
         TPOSEI_UNROLL
-        for (k = 0; k < 16; k++)
-            x[k] = k < s ? _mm256_loadu_si256((const __m256i *)(job->src + k * ss + c))
-                         : _mm256_setzero_si256();
-        tposei_avx2_net(x, 1);
+        for (g = 0; g < groups; g++) {
+            TPOSEI_UNROLL
+            for (k = 0; k < 16; k++) {
+                const unsigned char *row = job->src + (16 * g + k) * ss + c;
+                x[g][k] = 16 * g + k < s ? _mm256_loadu_si256((const __m256i *)row)
+                                         : _mm256_setzero_si256();
+            }
+            tposei_avx2_net(x[g], 1);
+        }
         TPOSEI_UNROLL
-        for (j = 0; j < 16; j++)
-            _mm_storeu_si128((__m128i *)(d + j * s), _mm256_castsi256_si128(x[j]));
-        TPOSEI_UNROLL
-        for (j = 0; j < 16; j++)
-            _mm_storeu_si128((__m128i *)(d + (16 + j) * s), _mm256_extracti128_si256(x[j], 1));
+        for (lane = 0; lane < 2; lane++)
+            TPOSEI_UNROLL
+            for (j = 0; j < 16; j++)
+                TPOSEI_UNROLL
+                for (g = 0; g < groups; g++)
+                    _mm_storeu_si128((__m128i *)(d + (16 * lane + j) * s + 16 * g),
+                                     lane ? _mm256_extracti128_si256(x[g][j], 1)
+                                          : _mm256_castsi256_si128(x[g][j]));
     }
-    tposei_skinny_rest(job, 1, c, stream);
+    tposei_skinny_rest(job, 1, 0, c, stream);
+}
+
+/* 1 when tposei_rows16_run takes this byte job: a short side of 9-31 whose matrix is dense,
+   and a long side of at least 4 steps. */
+TPOSEI_FORCE_INLINE int tposei_rows16_fits(const tposei_job *job)
+{
+    const size_t side = tposei_min(job->rows, job->cols);
+    const int tall = job->cols == side && job->src_stride == side;
+    const int wide = job->rows == side && job->dst_stride == side;
+    return side >= TPOSEI_ROWS16_MIN && side <= TPOSEI_ROWS16_MAX && (tall || wide) &&
+           job->rows + job->cols - side >= 4 * 64;
 }
 
 static TPOSEI_AVX2_FN void tposei_rows16_run(const tposei_job *job, int stream)
 {
-    if (tposei_skinny_tall(job, 1))
-        tposei_rows16_tall(job, job->cols, stream);
+    const int tall = job->cols <= TPOSEI_ROWS16_MAX;
+    const size_t s = tall ? job->cols : job->rows;
+    if (tall && s > 16)
+        tposei_rows16_tall(job, s, 2, stream);
+    else if (tall)
+        tposei_rows16_tall(job, s, 1, stream);
+    else if (s > 16)
+        tposei_rows16_wide(job, s, 2, stream);
     else
-        tposei_rows16_wide(job, job->rows, stream);
+        tposei_rows16_wide(job, s, 1, stream);
 }
 
-/* The AVX2 skinny paths: bytes with a short side of 9-16 through tposei_rows16_run, short
+/* The AVX2 skinny paths: bytes with a short side of 9-31 through tposei_rows16_run, short
    sides of tposei_skinny16_side through the shuffle network; 1 when one took the job. Where
    the network does not fit (a padded matrix, a long side of under 4 chunks) such a side,
    shorter than any AVX2 tile, goes to the SWAR kernel rather than the tiles' scalar edges.
    AUTO limited to avx2-stream, medians of 5 interleaved runs, SWAR -> here: 1000000x3 bytes
    0.21 -> 1.62, 8x4000000 0.50 -> 1.31, 888888x9 0.34 -> 0.63, 800000x10 0.38 -> 1.14,
-   12x666666 0.47 -> 0.92, 16x500000 0.65 -> 0.98, 1000000x4 2-byte 0.59 -> 1.48,
+   12x666666 0.47 -> 0.92, 16x500000 0.65 -> 0.98, 470588x17 0.43 -> 0.77, 24x333333 0.33 ->
+   0.61, 31x258064 0.34 -> 0.56, 1000000x4 2-byte 0.59 -> 1.48,
    3x1000000 floats 0.87 -> 1.58, 3x1000000 doubles 0.97 -> 1.58. */
 static int tposei_try_skinny16(const tposei_job *job, size_t esize, int stream)
 {
     const size_t side = tposei_min(job->rows, job->cols);
-    if (esize == 1 && side >= TPOSEI_ROWS16_MIN && side <= 16 && tposei_skinny_fits(job, 1)) {
+    const int rows16 = esize == 1 && side >= TPOSEI_ROWS16_MIN && side <= TPOSEI_ROWS16_MAX;
+    if (!rows16 && !tposei_skinny16_side(side, esize, stream)) return 0;
+    if (rows16 && tposei_rows16_fits(job))
         tposei_rows16_run(job, stream);
-        return 1;
-    }
-    if (!tposei_skinny16_side(side, esize, stream)) return 0;
-    if (tposei_skinny_fits(job, esize))
+    else if (!rows16 && tposei_skinny_fits(job, esize))
         tposei_skinny16_run(job, esize, stream);
     else
         tposei_swar_body(job, esize);
@@ -2572,7 +2604,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
     const size_t tile = bytes / esize ? bytes / esize : 1, side = rows < cols ? rows : cols;
     if ((k == TPOSE_KERNEL_AVX2 || k == TPOSE_KERNEL_AVX2_STREAM) &&
         (tposei_skinny16_side(side, esize, k == TPOSE_KERNEL_AVX2_STREAM) ||
-         (esize == 1 && side >= TPOSEI_ROWS16_MIN && side <= 16)))
+         (esize == 1 && side >= TPOSEI_ROWS16_MIN && side <= TPOSEI_ROWS16_MAX)))
         return 0; /* tposei_try_skinny16 */
     if (k == TPOSE_KERNEL_AVX2_STREAM && esize > 1 && rows < TPOSEI_CACHE_LINE / esize)
         return 1;

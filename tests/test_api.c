@@ -154,13 +154,13 @@ static void kernel_limit(void)
     tpose_kernel_limit(TPOSE_KERNEL_AVX2_STREAM);
     if (tpose_kernel_auto(3000, 3000, 1) == TPOSE_KERNEL_AVX2_STREAM) { /* 32-byte tiles */
         /* short sides of up to 8 elements and 24 bytes: the skinny network (12 in cache);
-           9-16 bytes: the 16x16 byte network */
+           9-31 bytes: the 16x16 byte network */
         TT_CHECK(tpose_kernel_auto(1000000, 3, 4) == TPOSE_KERNEL_AVX2_STREAM, "3 floats");
         TT_CHECK(tpose_kernel_auto(3, 1000000, 8) == TPOSE_KERNEL_AVX2_STREAM, "3 doubles");
         TT_CHECK(tpose_kernel_auto(1000000, 8, 1) == TPOSE_KERNEL_AVX2_STREAM, "8 bytes");
         TT_CHECK(tpose_kernel_auto(1000000, 9, 1) == TPOSE_KERNEL_AVX2_STREAM, "9 bytes");
         TT_CHECK(tpose_kernel_auto(16, 1000000, 1) == TPOSE_KERNEL_AVX2_STREAM, "16 bytes");
-        TT_CHECK(tpose_kernel_auto(1000000, 17, 1) == TPOSE_KERNEL_SWAR, "17 bytes");
+        TT_CHECK(tpose_kernel_auto(31, 1000000, 1) == TPOSE_KERNEL_AVX2_STREAM, "31 bytes");
         TT_CHECK(tpose_kernel_auto(1000000, 9, 2) == TPOSE_KERNEL_SWAR, "9 2-byte elements");
         TT_CHECK(tpose_kernel_auto(1000000, 7, 4) == TPOSE_KERNEL_SWAR, "7 floats");
         TT_CHECK(tpose_kernel_auto(10000, 8, 1) == TPOSE_KERNEL_AVX2, "8 bytes in cache");

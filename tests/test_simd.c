@@ -102,13 +102,14 @@ static void check_shape(tpose_kernel k, size_t rows, size_t cols, size_t esize, 
 
 static const size_t simd_esizes[] = {1, 2, 4, 8, 16};
 
-/* Skinny: every short side 1..17 in both orientations, dense and not, odd long sides and
-   one of whole steps (the loops that read or store past a step must stop before the end). */
+/* Skinny: every short side 1..17 (bytes 1..33) in both orientations, dense and not, odd
+   long sides and one of whole steps (the loops that read or store past a step must stop
+   before the end). */
 static void check_skinny(tpose_kernel k)
 {
     size_t e, s, v;
     for (e = 0; e < 4; e++)
-        for (s = 1; s <= 17; s++)
+        for (s = 1; s <= (e == 0 ? 33u : 17u); s++)
             for (v = 0; v < 5; v++) {
                 const size_t esize = simd_esizes[e];
                 const size_t n = v == 4 ? 8 * 64 / esize : 4 * 64 / esize + 1 + 67 * v;
