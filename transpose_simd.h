@@ -246,6 +246,13 @@ TPOSEI_AVX2_INLINE __m256i tposei_avx2_hi(__m256i a, __m256i b, size_t esize)
     }
 }
 
+/* Two 16-byte pieces as one vector, `lo` in the low lane. */
+TPOSEI_AVX2_INLINE __m256i tposei_avx2_pair(const unsigned char *lo, const unsigned char *hi)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)lo)),
+                                   _mm_loadu_si128((const __m128i *)hi), 1);
+}
+
 /* tposei_sse2_net in both 128-bit lanes at once. */
 TPOSEI_AVX2_INLINE void tposei_avx2_net(__m256i *x, size_t esize)
 {
@@ -279,11 +286,8 @@ TPOSEI_AVX2_INLINE void tposei_avx2_tile(unsigned char *dst, size_t dst_stride,
         const unsigned char *s = src + g * 16;
         unsigned char *d = dst + g * n * dst_stride;
         TPOSEI_UNROLL
-        for (k = 0; k < n; k++) {
-            const __m128i lo = _mm_loadu_si128((const __m128i *)(s + k * src_stride));
-            const __m128i hi = _mm_loadu_si128((const __m128i *)(s + (n + k) * src_stride));
-            x[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); /* row k | n+k */
-        }
+        for (k = 0; k < n; k++) /* row k | n+k */
+            x[k] = tposei_avx2_pair(s + k * src_stride, s + (n + k) * src_stride);
         if (n > 1) tposei_avx2_net(x, esize);
         TPOSEI_UNROLL
         for (k = 0; k < n; k++) _mm256_storeu_si256((__m256i *)(d + k * dst_stride), x[k]);
@@ -1877,13 +1881,6 @@ static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize
     tposei_skinny_rest(job, esize, tall, n - n % (64 / esize), stream);
 }
 
-/* Two 16-byte pieces as one vector, `lo` in the low lane. */
-TPOSEI_AVX2_INLINE __m256i tposei_avx2_pair(const unsigned char *lo, const unsigned char *hi)
-{
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)lo)),
-                                   _mm_loadu_si128((const __m128i *)hi), 1);
-}
-
 /* One 16-byte piece: non-temporal when asked and aligned (movntdq needs 16 bytes). */
 TPOSEI_AVX2_INLINE void tposei_avx2_put16(unsigned char *d, __m128i v, int stream)
 {
@@ -1919,7 +1916,7 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_loop(const tposei_skinny16 *t, const tpo
 {
     const size_t per = 64 / esize, n = tall ? job->rows : job->cols; /* per step, in all */
     const size_t ss = job->src_stride, ds = job->dst_stride;
-    __m256i in[TPOSEI_SKINNY_MAX], first[TPOSEI_SKINNY_MAX];
+    __m256i in[TPOSEI_SKINNY16_MAX], first[TPOSEI_SKINNY16_MAX];
     size_t i, h, k, m;
     for (i = 0; i + per <= n; i += per)
         TPOSEI_UNROLL
@@ -2033,6 +2030,12 @@ TPOSEI_AVX2_INLINE void tposei_rows16_wide(const tposei_job *job, size_t s, size
     tposei_skinny_rest(job, 1, 0, c, stream);
 }
 
+/* 1 when a short side of s elements is tposei_rows16_run's. */
+TPOSEI_FORCE_INLINE int tposei_rows16_side(size_t s, size_t esize)
+{
+    return esize == 1 && s >= TPOSEI_ROWS16_MIN && s <= TPOSEI_ROWS16_MAX;
+}
+
 /* 1 when tposei_rows16_run takes this byte job: a short side of 9-31 whose matrix is dense,
    and a long side of at least 4 steps. */
 TPOSEI_FORCE_INLINE int tposei_rows16_fits(const tposei_job *job)
@@ -2040,7 +2043,7 @@ TPOSEI_FORCE_INLINE int tposei_rows16_fits(const tposei_job *job)
     const size_t side = tposei_min(job->rows, job->cols);
     const int tall = job->cols == side && job->src_stride == side;
     const int wide = job->rows == side && job->dst_stride == side;
-    return side >= TPOSEI_ROWS16_MIN && side <= TPOSEI_ROWS16_MAX && (tall || wide) &&
+    return tposei_rows16_side(side, 1) && (tall || wide) &&
            job->rows + job->cols - side >= 4 * 64;
 }
 
@@ -2070,7 +2073,7 @@ static TPOSEI_AVX2_FN void tposei_rows16_run(const tposei_job *job, int stream)
 static int tposei_try_skinny16(const tposei_job *job, size_t esize, int stream)
 {
     const size_t side = tposei_min(job->rows, job->cols);
-    const int rows16 = esize == 1 && side >= TPOSEI_ROWS16_MIN && side <= TPOSEI_ROWS16_MAX;
+    const int rows16 = tposei_rows16_side(side, esize);
     if (!rows16 && !tposei_skinny16_side(side, esize, stream)) return 0;
     if (rows16 && tposei_rows16_fits(job))
         tposei_rows16_run(job, stream);
@@ -2604,7 +2607,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
     const size_t tile = bytes / esize ? bytes / esize : 1, side = rows < cols ? rows : cols;
     if ((k == TPOSE_KERNEL_AVX2 || k == TPOSE_KERNEL_AVX2_STREAM) &&
         (tposei_skinny16_side(side, esize, k == TPOSE_KERNEL_AVX2_STREAM) ||
-         (esize == 1 && side >= TPOSEI_ROWS16_MIN && side <= TPOSEI_ROWS16_MAX)))
+         tposei_rows16_side(side, esize)))
         return 0; /* tposei_try_skinny16 */
     if (k == TPOSE_KERNEL_AVX2_STREAM && esize > 1 && rows < TPOSEI_CACHE_LINE / esize)
         return 1;
