@@ -708,43 +708,54 @@ TPOSEI_AVX512_INLINE void tposei_u64_8x8_regs(__m512i r[8])
    permutes join the pair: words (AVX-512BW) where every m is even, bytes (VBMI) otherwise.
    Phases (TPOSEI_JOIN_LEAD ..., with the AVX2 line tiles). */
 
-/* 0 1 2 ... 127 as bytes, then 0 1 ... 63 as words: the window at 64 - m (bytes) or 32 - m/2
-   (words) selects bytes 64-m.. of the carry, then the chunk from its start. */
-static const unsigned char tposei_join_seq8[128] = {
+/* 0 1 2 ... 63 as bytes and as words; plus 64 - m (bytes) or 32 - m/2 (words), the index
+   selects bytes 64-m.. of the carry, then the chunk from its start (64-127 take the second
+   source). Built by one add rather than loaded at seq + 64 - m: that load straddles two
+   lines, and in the skinny loop cost 0.85-0.9 of the speed (285714x7 floats 1.14 against
+   1.23-1.24, 1333333x6 bytes 1.32 against 1.40-1.46, medians of 5). */
 #define TPOSEI_SEQ8(i) i, i + 1, i + 2, i + 3, i + 4, i + 5, i + 6, i + 7
-    TPOSEI_SEQ8(0),  TPOSEI_SEQ8(8),  TPOSEI_SEQ8(16), TPOSEI_SEQ8(24),  TPOSEI_SEQ8(32),
-    TPOSEI_SEQ8(40), TPOSEI_SEQ8(48), TPOSEI_SEQ8(56), TPOSEI_SEQ8(64),  TPOSEI_SEQ8(72),
-    TPOSEI_SEQ8(80), TPOSEI_SEQ8(88), TPOSEI_SEQ8(96), TPOSEI_SEQ8(104), TPOSEI_SEQ8(112),
-    TPOSEI_SEQ8(120)};
-static const uint16_t tposei_join_seq16[64] = {
-    TPOSEI_SEQ8(0),  TPOSEI_SEQ8(8),  TPOSEI_SEQ8(16), TPOSEI_SEQ8(24),
-    TPOSEI_SEQ8(32), TPOSEI_SEQ8(40), TPOSEI_SEQ8(48), TPOSEI_SEQ8(56)};
+#define TPOSEI_SEQ64                                                                        \
+    TPOSEI_SEQ8(0), TPOSEI_SEQ8(8), TPOSEI_SEQ8(16), TPOSEI_SEQ8(24), TPOSEI_SEQ8(32),       \
+        TPOSEI_SEQ8(40), TPOSEI_SEQ8(48), TPOSEI_SEQ8(56)
+static const unsigned char tposei_join_seq8[64] = {TPOSEI_SEQ64};
+static const uint16_t tposei_join_seq16[64] = {TPOSEI_SEQ64};
+#undef TPOSEI_SEQ64
 #undef TPOSEI_SEQ8
 
 TPOSEI_AVX512_INLINE __m512i tposei_join_w(__m512i carry, __m512i chunk, size_t m)
 {
-    const __m512i idx = _mm512_loadu_si512((const void *)(tposei_join_seq16 + 32 - m / 2));
+    const __m512i seq = _mm512_loadu_si512((const void *)tposei_join_seq16);
+    const __m512i idx = _mm512_add_epi16(seq, _mm512_set1_epi16((short)(32 - m / 2)));
     return _mm512_permutex2var_epi16(carry, idx, chunk); /* carry[64-m..63] chunk[0..63-m] */
 }
 
 TPOSEI_VBMI_INLINE __m512i tposei_join_b(__m512i carry, __m512i chunk, size_t m)
 {
-    const __m512i idx = _mm512_loadu_si512((const void *)(tposei_join_seq8 + 64 - m));
+    const __m512i seq = _mm512_loadu_si512((const void *)tposei_join_seq8);
+    const __m512i idx = _mm512_add_epi8(seq, _mm512_set1_epi8((char)(64 - m)));
     return _mm512_permutex2var_epi8(carry, idx, chunk); /* carry[64-m..63] chunk[0..63-m] */
 }
 
-/* One output row chunk at `at`, by phase (above); `carry` is that row's 64 bytes. The word
-   and byte forms differ only in the join. */
+/* Row k's carry in an aligned buffer of 64 bytes per row. */
+TPOSEI_FORCE_INLINE __m512i *tposei_carry(unsigned char *carry, size_t k)
+{
+    return (__m512i *)(void *)(carry + 64 * k);
+}
+
+/* One output row chunk at `at`, by phase (above); `carry` is that row's 64 bytes: in an
+   aligned buffer for the tiles (tposei_carry), in registers where a loop keeps few rows
+   (the skinny and n x 8 paths: a buffer there measured 0.92-0.95 of the speed, 1333333x6
+   bytes 1.30 against 1.38, 285714x7 floats 1.23 against 1.32, medians of 5). The word and
+   byte forms differ only in the join. */
 #define TPOSEI_JOIN_ROW(name, attr, join)                                                   \
-    attr void name(unsigned char *at, __m512i chunk, unsigned char *carry, int phase)       \
+    attr void name(unsigned char *at, __m512i chunk, __m512i *carry, int phase)             \
     {                                                                                       \
         const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));                 \
         if (phase == TPOSEI_JOIN_BODY)                                                      \
-            _mm512_stream_si512((__m512i *)(at - m),                                        \
-                                join(_mm512_load_si512((const void *)carry), chunk, m));    \
+            _mm512_stream_si512((__m512i *)(at - m), join(*carry, chunk, m));               \
         else if (phase == TPOSEI_JOIN_HEAD) /* bytes 0..63-m: up to the end of the line */  \
             _mm512_mask_storeu_epi8(at, ~(uint64_t)0 >> m, chunk);                          \
-        _mm512_store_si512((void *)carry, chunk);                                           \
+        *carry = chunk;                                                                     \
     }
 TPOSEI_JOIN_ROW(tposei_join_row_w, TPOSEI_AVX512_INLINE, tposei_join_w)
 TPOSEI_JOIN_ROW(tposei_join_row_b, TPOSEI_VBMI_INLINE, tposei_join_b)
@@ -767,7 +778,8 @@ typedef void (*tposei_join_fn)(unsigned char *dst, size_t dst_stride, const unsi
             tposei_avx512_quarter(x, src + g * 16, src_stride, esize);                     \
             TPOSEI_UNROLL                                                                  \
             for (k = 0; k < n; k++)                                                        \
-                row(dst + (g * n + k) * dst_stride, x[k], carry + 64 * (g * n + k), phase); \
+                row(dst + (g * n + k) * dst_stride, x[k], tposei_carry(carry, g * n + k),    \
+                    phase);                                                                \
         }                                                                                  \
     }
 #define TPOSEI_JOIN_KERNELS(name, esize)                                                    \
@@ -802,7 +814,7 @@ enum { TPOSEI_ROWS_PLAIN, TPOSEI_ROWS_NT, TPOSEI_ROWS_JOIN };
 #define TPOSEI_ROWS_STORE(store, d, v, join_row, carry, phase)                              \
     do {                                                                                    \
         if ((store) == TPOSEI_ROWS_JOIN)                                                    \
-            join_row((d), (v), (carry), (phase));                                           \
+            join_row((d), (v), tposei_carry((carry), 0), (phase));                          \
         else if ((store) == TPOSEI_ROWS_NT)                                                 \
             _mm512_stream_si512((__m512i *)(d), (v)); /* a whole line */                    \
         else                                                                                \
@@ -1068,7 +1080,8 @@ static TPOSEI_AVX512_ATTR void tposei_seam_first(unsigned char *dst, const unsig
 typedef struct tposei_skinny {
     unsigned char idx[TPOSEI_SKINNY_MAX][TPOSEI_SKINNY_MAX / 2][64]; /* [output][pair] */
     uint64_t mask[TPOSEI_SKINNY_MAX][TPOSEI_SKINNY_MAX / 2];       /* bytes from that pair */
-    size_t s;                                                          /* short side */
+    size_t s;  /* short side */
+    int joins; /* tall, streaming, destination rows off lines (tposei_rows_store) */
 } tposei_skinny;
 
 /* Byte q of output vector m comes from byte `pos` of the S input vectors of w bytes laid
@@ -1134,6 +1147,7 @@ TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, size_t s, co
 #define TPOSEI_SKINNY16_MAX 8
 typedef struct tposei_skinny16 {
     unsigned char idx[TPOSEI_SKINNY16_MAX][TPOSEI_SKINNY16_MAX][32]; /* [output][input] */
+    const struct tposei_avx2_seams *seams; /* tall, for destination rows off lines */
 } tposei_skinny16;
 
 /* 1 when a short side of s elements is the AVX2 skinny path's, streaming or in cache. */
@@ -1795,6 +1809,26 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
     tposei_stream_fence();
 }
 
+/* How the 64-byte chunks of a tall job's destination rows (every dst_stride bytes from dst)
+   leave: plain stores without `stream`; one non-temporal line each where every row is on
+   lines; else joined with each row's carry (TPOSEI_JOIN_*: tposei_join_row_w where every
+   offset is even, tposei_join_row_b with VBMI), or plain at odd offsets without VBMI. */
+TPOSEI_FORCE_INLINE int tposei_rows_store(const tposei_job *job, int stream, int vbmi)
+{
+    const uintptr_t at = (uintptr_t)job->dst | job->dst_stride;
+    if (!stream) return TPOSEI_ROWS_PLAIN;
+    if (at % TPOSEI_CACHE_LINE == 0) return TPOSEI_ROWS_NT;
+    return at % 2 == 0 || vbmi ? TPOSEI_ROWS_JOIN : TPOSEI_ROWS_PLAIN;
+}
+
+/* After a row's joined chunks, ending at `end`: the last chunk's bytes past its last line
+   (the carry's last m bytes). */
+TPOSEI_AVX512_INLINE void tposei_join_tail(unsigned char *end, __m512i carry)
+{
+    const size_t m = (size_t)((uintptr_t)end & (TPOSEI_CACHE_LINE - 1));
+    _mm512_mask_storeu_epi8(end - 64, ~(~(uint64_t)0 >> m), carry);
+}
+
 /* 1 when a skinny job's short side is its columns (a tall matrix). */
 TPOSEI_FORCE_INLINE int tposei_skinny_tall(const tposei_job *job, size_t esize)
 {
@@ -1813,13 +1847,17 @@ TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
 
 /* The skinny loop for a constant short side s: whole chunks through the permute network.
    Tall: source rows i.. are one dense run, destination rows are long; wide: the mirror
-   image. With `stream`, the stores that cover a whole line are non-temporal. */
+   image. With `stream`, the stores that cover a whole line are non-temporal, and tall
+   destination rows off lines are joined with their carries (t->joins, in registers), where
+   they were stored normally across two lines: medians of 5 interleaved runs, AUTO, 1333333x6
+   bytes 0.94 -> 1.46x memcpy, 888888x9 0.83 -> 1.02, 285714x7 floats 0.79 -> 1.23,
+   111111x13 floats 0.56 -> 0.85, 1000001x16 bytes 0.50 -> 0.77 (on lines 1333312x6: 1.55). */
 TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_job *job,
                                            size_t s, size_t esize, int tall, int stream)
 {
     const size_t per = 64 / esize, n = tall ? job->rows : job->cols; /* per chunk, in all */
     const size_t ss = job->src_stride, ds = job->dst_stride;
-    __m512i in[TPOSEI_SKINNY_MAX], out[TPOSEI_SKINNY_MAX];
+    __m512i in[TPOSEI_SKINNY_MAX], out[TPOSEI_SKINNY_MAX], carry[TPOSEI_SKINNY_MAX];
     size_t i, k;
     for (i = 0; i + per <= n; i += per) {
         TPOSEI_UNROLL
@@ -1830,12 +1868,18 @@ TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_
         TPOSEI_UNROLL
         for (k = 0; k < s; k++) {
             unsigned char *d = tall ? job->dst + k * ds + i * esize : job->dst + i * ds + 64 * k;
-            if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0)
+            if (t->joins)
+                tposei_join_row_b(d, out[k], &carry[k], i ? TPOSEI_JOIN_BODY : TPOSEI_JOIN_HEAD);
+            else if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0)
                 _mm512_stream_si512((__m512i *)d, out[k]); /* a whole line */
             else
                 _mm512_storeu_si512((void *)d, out[k]);
         }
     }
+    if (t->joins)
+        TPOSEI_UNROLL
+        for (k = 0; k < s; k++) /* the last chunk's bytes past its line */
+            tposei_join_tail(job->dst + k * ds + i * esize, carry[k]);
 }
 
 /* The skinny loop specialised for each short side s (a constant in it). */
@@ -1874,6 +1918,7 @@ static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize
     const int tall = tposei_skinny_tall(job, esize);
     const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
     tposei_skinny_tables(&t, s, esize, tall);
+    t.joins = tall && tposei_rows_store(job, stream, 1) == TPOSEI_ROWS_JOIN;
     switch (s) {
         TPOSEI_SKINNY_CASES16(tposei_skinny_loop)
     default: break;
@@ -1906,17 +1951,85 @@ TPOSEI_AVX2_INLINE void tposei_avx2_put_line(unsigned char *d, __m256i lo, __m25
     }
 }
 
+/* tposei_skinny_seams for AVX2, which has no byte permute across 128-bit lanes: row k's
+   line at a step is bytes p = 64 - lag[k].. of the carry's two vectors then the step's two
+   (C0 C1 N0 N1). Its half h starts in 16-byte lane u + 2h, u = p / 16, so it is a 32-byte
+   window at byte p % 32 of the vector pair (C0 C1), (C1 N0) or (N0 N1): two vpshufb, one on
+   the lanes it starts in and one on the lanes after (vperm2i128 makes the pair that
+   straddles), merged. u = 4 (the row on lines) is the step itself. Sized for the rows16
+   path's rows (bytes with a short side of 9-31, below). */
+#define TPOSEI_ROWS16_MIN 9
+#define TPOSEI_ROWS16_MAX 31
+#define TPOSEI_SEAMS16_ROWS 32 /* two groups of 16 rows */
+typedef struct tposei_avx2_seams {
+    unsigned char shuf[TPOSEI_SEAMS16_ROWS][2][32]; /* row k's vpshufb indices, both lanes */
+    size_t lag[TPOSEI_SEAMS16_ROWS];                /* row k's start past a line */
+    unsigned char lane[TPOSEI_SEAMS16_ROWS];        /* u: the line's first 16-byte lane, 0-4 */
+    int on;                                         /* streaming, destination off lines */
+} tposei_avx2_seams;
+
+static void tposei_avx2_seams_set(tposei_avx2_seams *sm, const tposei_job *job, size_t s,
+                                  int stream)
+{
+    size_t k, q;
+    sm->on = stream && (((uintptr_t)job->dst | job->dst_stride) & (TPOSEI_CACHE_LINE - 1));
+    for (k = 0; sm->on && k < s; k++) {
+        const size_t lag = (uintptr_t)(job->dst + k * job->dst_stride) & (TPOSEI_CACHE_LINE - 1);
+        const size_t r = (64 - lag) % 16;
+        sm->lag[k] = lag;
+        sm->lane[k] = (unsigned char)((64 - lag) / 16);
+        for (q = 0; q < 32; q++) {
+            const size_t b = q % 16 + r; /* in the first lane below 16, else in the next */
+            sm->shuf[k][0][q] = b < 16 ? (unsigned char)b : 0x80;
+            sm->shuf[k][1][q] = b < 16 ? 0x80 : (unsigned char)(b - 16);
+        }
+    }
+}
+
+/* 32 bytes of the pair (a, b) from byte 16 * odd + r, r the shift in sm's indices. */
+TPOSEI_AVX2_INLINE __m256i tposei_avx2_window(const tposei_avx2_seams *sm, size_t k, __m256i a,
+                                              __m256i b, int odd)
+{
+    const __m256i mid = _mm256_permute2x128_si256(a, b, 0x21); /* a's high lane, b's low */
+    const __m256i first = _mm256_loadu_si256((const __m256i *)sm->shuf[k][0]);
+    const __m256i next = _mm256_loadu_si256((const __m256i *)sm->shuf[k][1]);
+    return _mm256_or_si256(_mm256_shuffle_epi8(odd ? mid : a, first),
+                           _mm256_shuffle_epi8(odd ? b : mid, next));
+}
+
+/* Row k's step (lo, hi) at d (tposei_avx2_seams): the first step is stored normally; later
+   ones complete the line that begins lag bytes before them, streamed whole. The overlap of
+   the head and tail stores with streamed lines rewrites the same bytes. */
+TPOSEI_AVX2_INLINE void tposei_avx2_seam(const tposei_avx2_seams *sm, size_t k, unsigned char *d,
+                                         __m256i *carry, __m256i lo, __m256i hi, int head)
+{
+    const int u = sm->lane[k];
+    if (head)
+        tposei_avx2_put_line(d, lo, hi, 0);
+    else if (u == 4)
+        tposei_avx2_put_line(d, lo, hi, 1);
+    else if (u < 2)
+        tposei_avx2_put_line(d - sm->lag[k], tposei_avx2_window(sm, k, carry[0], carry[1], u),
+                             tposei_avx2_window(sm, k, carry[1], lo, u), 1);
+    else
+        tposei_avx2_put_line(d - sm->lag[k], tposei_avx2_window(sm, k, carry[1], lo, u - 2),
+                             tposei_avx2_window(sm, k, lo, hi, u - 2), 1);
+    carry[0] = lo;
+    carry[1] = hi;
+}
+
 /* The AVX2 skinny loop: 64 bytes of the long side per step, as two vectors of chunk pairs
    (h = 0, 1: chunks 2h and 2h + 1). Tall: the step's source is one dense run of four
    chunks of 16 * S bytes, and output m is 32 bytes of destination row m; wide: input k is
    32 bytes of source row k, and output m's lanes go to bytes 16m.. of the two chunks'
    dense destination runs. */
-TPOSEI_AVX2_INLINE void tposei_skinny16_loop(const tposei_skinny16 *t, const tposei_job *job,
-                                             size_t s, size_t esize, int tall, int stream)
+TPOSEI_AVX2_INLINE void tposei_skinny16_steps(const tposei_skinny16 *t, const tposei_job *job,
+                                              size_t s, size_t esize, int tall, int seams,
+                                              int stream)
 {
     const size_t per = 64 / esize, n = tall ? job->rows : job->cols; /* per step, in all */
     const size_t ss = job->src_stride, ds = job->dst_stride;
-    __m256i in[TPOSEI_SKINNY16_MAX], first[TPOSEI_SKINNY16_MAX];
+    __m256i in[TPOSEI_SKINNY16_MAX], first[TPOSEI_SKINNY16_MAX], carry[TPOSEI_SKINNY16_MAX][2];
     size_t i, h, k, m;
     for (i = 0; i + per <= n; i += per)
         TPOSEI_UNROLL
@@ -1933,6 +2046,9 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_loop(const tposei_skinny16 *t, const tpo
                 const __m256i v = tposei_skinny16_out(t, s, in, m);
                 if (tall && h == 0) {
                     first[m] = v; /* row m's line leaves whole, with the second half */
+                } else if (seams) {
+                    tposei_avx2_seam(t->seams, m, job->dst + m * ds + i * esize, carry[m],
+                                     first[m], v, i == 0);
                 } else if (tall) {
                     tposei_avx2_put_line(job->dst + m * ds + i * esize, first[m], v, stream);
                 } else {
@@ -1941,15 +2057,34 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_loop(const tposei_skinny16 *t, const tpo
                 }
             }
         }
+    if (seams) /* the rows' tails after their last streamed lines */
+        TPOSEI_UNROLL
+        for (m = 0; m < s; m++)
+            tposei_avx2_put_line(job->dst + m * ds + (i - per) * esize, carry[m][0], carry[m][1],
+                                 0);
+}
+
+/* The loop in two builds, with and without the seams (their carries would otherwise hold
+   registers the network needs: 1333312x6 bytes 1.01 against 1.48). */
+TPOSEI_AVX2_INLINE void tposei_skinny16_loop(const tposei_skinny16 *t, const tposei_job *job,
+                                             size_t s, size_t esize, int tall, int stream)
+{
+    if (tall && t->seams->on)
+        tposei_skinny16_steps(t, job, s, esize, 1, 1, stream);
+    else
+        tposei_skinny16_steps(t, job, s, esize, tall, 0, stream);
 }
 
 /* The AVX2 skinny driver (tposei_skinny_run's twin). */
 static TPOSEI_AVX2_FN void tposei_skinny16_run(const tposei_job *job, size_t esize, int stream)
 {
     tposei_skinny16 t;
+    tposei_avx2_seams seams;
     const int tall = tposei_skinny_tall(job, esize);
     const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
     tposei_skinny16_tables(&t, s, esize, tall);
+    tposei_avx2_seams_set(&seams, job, s, tall && stream);
+    t.seams = &seams;
     switch (s) {
         TPOSEI_SKINNY_CASES8(tposei_skinny16_loop)
     default: break;
@@ -1968,13 +2103,12 @@ static TPOSEI_AVX2_FN void tposei_skinny16_run(const tposei_job *job, size_t esi
    order so that what runs past a row's S bytes is overwritten by the next row's stores.
    Both stop one step before the end, so neither the reads nor the overlapping stores pass
    the matrix; the rest goes through the scalar edge routine. */
-#define TPOSEI_ROWS16_MIN 9
-#define TPOSEI_ROWS16_MAX 31
 TPOSEI_AVX2_INLINE void tposei_rows16_tall(const tposei_job *job, size_t s, size_t groups,
-                                           int stream)
+                                           const tposei_avx2_seams *seams, int stream)
 {
     const size_t n = job->rows, ds = job->dst_stride;
-    __m256i x[16], first[16];
+    const int joined = seams->on;
+    __m256i x[16], first[16], carry[TPOSEI_SEAMS16_ROWS][2];
     size_t i, g, h, k, j;
     for (i = 0; i + 64 < n; i += 64)
         TPOSEI_UNROLL
@@ -1991,11 +2125,17 @@ TPOSEI_AVX2_INLINE void tposei_rows16_tall(const tposei_job *job, size_t s, size
                     if (16 * g + j >= s) break;
                     if (h == 0)
                         first[j] = x[j];
+                    else if (joined)
+                        tposei_avx2_seam(seams, 16 * g + j, job->dst + (16 * g + j) * ds + i,
+                                         carry[16 * g + j], first[j], x[j], i == 0);
                     else
                         tposei_avx2_put_line(job->dst + (16 * g + j) * ds + i, first[j], x[j],
                                              stream);
                 }
             }
+    if (joined) /* the rows' tails after their last streamed lines */
+        for (j = 0; j < s; j++)
+            tposei_avx2_put_line(job->dst + j * ds + i - 64, carry[j][0], carry[j][1], 0);
     tposei_skinny_rest(job, 1, 1, i, stream);
 }
 
@@ -2051,10 +2191,12 @@ static TPOSEI_AVX2_FN void tposei_rows16_run(const tposei_job *job, int stream)
 {
     const int tall = job->cols <= TPOSEI_ROWS16_MAX;
     const size_t s = tall ? job->cols : job->rows;
+    tposei_avx2_seams seams;
+    tposei_avx2_seams_set(&seams, job, s, tall && stream);
     if (tall && s > 16)
-        tposei_rows16_tall(job, s, 2, stream);
+        tposei_rows16_tall(job, s, 2, &seams, stream);
     else if (tall)
-        tposei_rows16_tall(job, s, 1, stream);
+        tposei_rows16_tall(job, s, 1, &seams, stream);
     else if (s > 16)
         tposei_rows16_wide(job, s, 2, stream);
     else
@@ -2103,7 +2245,8 @@ TPOSEI_AVX512_INLINE void tposei_tall8_store(unsigned char *d, __m512i v, int st
    (Zen 4 guest, four interleaved runs; 0.82x against 0.72-0.77x on the earlier Xeon). */
 TPOSEI_AVX512_INLINE void tposei_rows8_chunks(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t o,
-                                              unsigned pairs, int wide, int stream)
+                                              unsigned pairs, int wide, int stream,
+                                              __m512i *carry)
 {
     __m512i v[2][8];
     unsigned k, h;
@@ -2117,8 +2260,12 @@ TPOSEI_AVX512_INLINE void tposei_rows8_chunks(unsigned char *aos, size_t as,
     TPOSEI_UNROLL
     for (k = 0; k < 8; k++)
         for (h = 0; h < pairs; h++)
-            tposei_tall8_store(wide ? aos + (8 * h + k) * as : rows[k] + o + 64 * h, v[h][k],
-                               stream);
+            if (carry) /* tall, rows off lines: joined (tposei_rows8_run) */
+                tposei_join_row_w(rows[k] + o + 64 * h, v[h][k], &carry[k],
+                                  o + h ? TPOSEI_JOIN_BODY : TPOSEI_JOIN_HEAD);
+            else
+                tposei_tall8_store(wide ? aos + (8 * h + k) * as : rows[k] + o + 64 * h,
+                                   v[h][k], stream);
 }
 
 /* Eight source rows (stride ss) to one line of each destination row (stride ds). */
@@ -2128,7 +2275,7 @@ TPOSEI_AVX512_INLINE void tposei_tall8_chunk(unsigned char *dst, size_t ds,
     unsigned char *rows[8];
     unsigned k;
     for (k = 0; k < 8; k++) rows[k] = dst + k * ds;
-    tposei_rows8_chunks((unsigned char *)src, ss, rows, 0, 1, 0, stream); /* only read */
+    tposei_rows8_chunks((unsigned char *)src, ss, rows, 0, 1, 0, stream, NULL); /* only read */
 }
 
 /* The chunk as tile kernels, for the twin tests. */
@@ -2161,16 +2308,37 @@ static inline TPOSEI_AVX512_ATTR void tposei_u64_8x8_strip(unsigned char *dst, s
    four interleaved runs) one stream measured 1.50-1.59 where page runs taken in turn, which
    the earlier Xeon guest preferred (0.96-0.98 there against 0.82 for one stream), gave
    0.92-1.02 with eight runs of 16 KiB, 0.71-1.01 with two and 1.00-1.11 with four. */
-static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
+TPOSEI_AVX512_INLINE size_t tposei_rows8_loop(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t n, int wide,
-                                              int stream)
+                                              int stream, __m512i *carry)
 {
     size_t i = 0;
     for (; i + 16 <= n; i += 16)
-        tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream);
+        tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream, carry);
     if (i + 8 <= n) {
-        tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 1, wide, stream);
+        tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 1, wide, stream, carry);
         i += 8;
+    }
+    return i;
+}
+
+/* Tall SoA rows off cache lines (`join`, tposei_rows_store) leave joined with a carry per
+   row (tposei_join_row_w; their offsets are even), where they were stored normally across
+   two lines: 1000001x8 doubles 0.90 -> 1.53x memcpy, 4000001x8 0.91 -> 1.55 (medians of 5
+   interleaved runs; on lines, 1000000x8, 1.45 / 1.53). */
+static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
+                                              unsigned char *const *rows, size_t n, int wide,
+                                              int stream, int join)
+{
+    __m512i carry[8];
+    size_t i;
+    unsigned k;
+    if (join) {
+        i = tposei_rows8_loop(aos, as, rows, n, 0, 1, carry);
+        TPOSEI_UNROLL
+        for (k = 0; k < 8; k++) tposei_join_tail(rows[k] + i * 8, carry[k]);
+    } else {
+        i = tposei_rows8_loop(aos, as, rows, n, wide, stream, NULL);
     }
     if (stream) tposei_stream_fence();
     tposei_rows8_scalar(aos, as, rows, i, n, wide);
@@ -2186,10 +2354,10 @@ static void tposei_rows8_job(const tposei_job *job, int wide, int stream)
         rows[k] = wide ? (unsigned char *)job->src + k * job->src_stride
                        : job->dst + k * job->dst_stride;
     if (wide)
-        tposei_rows8_run(job->dst, job->dst_stride, rows, job->cols, 1, stream);
+        tposei_rows8_run(job->dst, job->dst_stride, rows, job->cols, 1, stream, 0);
     else
         tposei_rows8_run((unsigned char *)job->src, job->src_stride, rows, job->rows, 0,
-                         stream);
+                         stream, tposei_rows_store(job, stream, 0) == TPOSEI_ROWS_JOIN);
 }
 
 /* Short sides of TPOSEI_SKINNY_MAX + 1 .. TPOSEI_NARROW_MAX elements whose rows are not whole
@@ -2341,23 +2509,15 @@ static TPOSEI_AVX512_FN void tposei_narrow_tall(const tposei_job *job, size_t es
     __attribute__((aligned(64))) unsigned char carry[64 * TPOSEI_NARROW_MAX];
     const size_t per = 64 / esize, s = job->cols, ds = job->dst_stride;
     const size_t chunks = (job->rows - 1) / per, done = chunks * per;
-    const uintptr_t at = (uintptr_t)job->dst | ds;
-    const int vbmi = tposei_cpu_has(TPOSEI_CPU_VBMI);
-    const int store = !stream                       ? TPOSEI_ROWS_PLAIN
-                      : at % TPOSEI_CACHE_LINE == 0 ? TPOSEI_ROWS_NT
-                      : at % 2 == 0 || vbmi         ? TPOSEI_ROWS_JOIN
-                                                    : TPOSEI_ROWS_PLAIN;
+    const int store = tposei_rows_store(job, stream, tposei_cpu_has(TPOSEI_CPU_VBMI));
     size_t d;
-    if (store == TPOSEI_ROWS_JOIN && at % 2)
+    if (store == TPOSEI_ROWS_JOIN && ((uintptr_t)job->dst | ds) % 2)
         tposei_narrow_tall_run_b(job, esize, chunks, carry);
     else
         tposei_narrow_tall_run_w(job, esize, chunks, store, carry);
     if (store == TPOSEI_ROWS_JOIN)
-        for (d = 0; d < s; d++) { /* the last chunk's bytes past its line */
-            unsigned char *end = job->dst + d * ds + done * esize;
-            const size_t m = (size_t)((uintptr_t)end & (TPOSEI_CACHE_LINE - 1));
-            tposei_copy_short(end - m, carry + 64 * d + 64 - m, m);
-        }
+        for (d = 0; d < s; d++)
+            tposei_join_tail(job->dst + d * ds + done * esize, *tposei_carry(carry, d));
     if (stream) tposei_stream_fence();
     tposei_any_block(job->dst + done * esize, ds, job->src + done * job->src_stride,
                      job->src_stride, job->rows - done, s, esize);

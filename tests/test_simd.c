@@ -117,6 +117,14 @@ static void check_skinny(tpose_kernel k)
                 check_shape(k, n, s, esize, s + pad, n, off, off);     /* tall */
                 check_shape(k, s, n, esize, n, s + pad, off, 3 + off); /* wide */
             }
+    /* tall destinations off lines by every byte offset, streamed through the joins: a short
+       side in the shuffle networks (7 bytes, 3 elements) and in both rows16 groups (20) */
+    for (e = 0; e < 4; e++)
+        for (v = 1; v < 64; v++) {
+            const size_t esize = simd_esizes[e], n = 4 * 64 / esize + 67;
+            check_shape(k, n, e == 0 ? 7 : 3, esize, e == 0 ? 7 : 3, n, 0, v);
+            if (e == 0) check_shape(k, n, 20, 1, 20, n, 0, v);
+        }
 }
 
 /* Destinations on cache lines with strides of whole lines (direct non-temporal tiles), and
@@ -175,6 +183,9 @@ static void check_tall8(tpose_kernel k)
             check_shape(k, n, 8, 8, 8 + (v == 1), dst_ld, 8 * v, v == 0 ? 0 : 8);
             check_shape(k, 8, n, 8, dst_ld, 8 + (v == 1), v == 0 ? 0 : 8, 8 * v); /* wide */
         }
+    /* tall destinations off lines by an odd byte (plain stores), by 2 and by 36 (joins) */
+    for (l = 0; l < sizeof longs / sizeof longs[0]; l++)
+        for (v = 0; v < 3; v++) check_shape(k, longs[l], 8, 8, 8, longs[l], 0, v ? 34 * v - 32 : 1);
 }
 
 /* Narrow short sides, every one of 17..63 elements both ways (the AVX-512 narrow path):
