@@ -1850,8 +1850,8 @@ TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
    image. With `stream`, the stores that cover a whole line are non-temporal, and tall
    destination rows off lines are joined with their carries (t->joins, in registers), where
    they were stored normally across two lines: medians of 5 interleaved runs, AUTO, 1333333x6
-   bytes 0.94 -> 1.46x memcpy, 888888x9 0.83 -> 1.02, 285714x7 floats 0.79 -> 1.23,
-   111111x13 floats 0.56 -> 0.85, 1000001x16 bytes 0.50 -> 0.77 (on lines 1333312x6: 1.55). */
+   bytes 1.00 -> 1.42x memcpy, 888888x9 0.79 -> 0.99, 285714x7 floats 0.76 -> 1.29,
+   111111x13 floats 0.58 -> 0.78 (on lines, 1333312x6: 1.62 / 1.55). */
 TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_job *job,
                                            size_t s, size_t esize, int tall, int stream)
 {
@@ -1957,7 +1957,11 @@ TPOSEI_AVX2_INLINE void tposei_avx2_put_line(unsigned char *d, __m256i lo, __m25
    window at byte p % 32 of the vector pair (C0 C1), (C1 N0) or (N0 N1): two vpshufb, one on
    the lanes it starts in and one on the lanes after (vperm2i128 makes the pair that
    straddles), merged. u = 4 (the row on lines) is the step itself. Sized for the rows16
-   path's rows (bytes with a short side of 9-31, below). */
+   path's rows (bytes with a short side of 9-31, below). Before, such rows were stored
+   normally across two lines; AUTO limited to avx2-stream, medians of 5 interleaved runs:
+   1333333x6 bytes 0.74 -> 1.07x memcpy, 1000001x3 1.05 -> 1.37, 333333x3 floats 1.13 ->
+   1.56, 888888x9 bytes 0.66 -> 1.10, 470589x17 0.56 -> 0.79, 258065x31 0.53 -> 0.86 (on
+   lines, 1333312x6: 1.49 / 1.47). */
 #define TPOSEI_ROWS16_MIN 9
 #define TPOSEI_ROWS16_MAX 31
 #define TPOSEI_SEAMS16_ROWS 32 /* two groups of 16 rows */
@@ -2324,8 +2328,8 @@ TPOSEI_AVX512_INLINE size_t tposei_rows8_loop(unsigned char *aos, size_t as,
 
 /* Tall SoA rows off cache lines (`join`, tposei_rows_store) leave joined with a carry per
    row (tposei_join_row_w; their offsets are even), where they were stored normally across
-   two lines: 1000001x8 doubles 0.90 -> 1.53x memcpy, 4000001x8 0.91 -> 1.55 (medians of 5
-   interleaved runs; on lines, 1000000x8, 1.45 / 1.53). */
+   two lines: 1000001x8 doubles 0.90 -> 1.38x memcpy (medians of 5 interleaved runs; 1.16-1.53
+   over the five; on lines, 1000000x8, 1.45 / 1.53 in another set). */
 static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t n, int wide,
                                               int stream, int join)
