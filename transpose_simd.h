@@ -1951,12 +1951,13 @@ TPOSEI_AVX2_INLINE void tposei_avx2_put_line(unsigned char *d, __m256i lo, __m25
     }
 }
 
-/* tposei_skinny_seams for AVX2, which has no byte permute across 128-bit lanes: row k's
-   line at a step is bytes p = 64 - lag[k].. of the carry's two vectors then the step's two
-   (C0 C1 N0 N1). Its half h starts in 16-byte lane u + 2h, u = p / 16, so it is a 32-byte
-   window at byte p % 32 of the vector pair (C0 C1), (C1 N0) or (N0 N1): two vpshufb, one on
-   the lanes it starts in and one on the lanes after (vperm2i128 makes the pair that
-   straddles), merged. u = 4 (the row on lines) is the step itself. Sized for the rows16
+/* The AVX-512 joins (tposei_join_row_b) for AVX2's tall skinny loops, without a byte
+   permute across 128-bit lanes: each destination row keeps its last step (the carry), and
+   row k's line at a step, the one that begins lag[k] bytes before the step, is bytes
+   p = 64 - lag[k].. of the carry's two vectors then the step's two (C0 C1 N0 N1). Its
+   half h starts in 16-byte lane u + 2h, u = p / 16, so it is a 32-byte window at byte
+   p % 32 of the vector pair (C0 C1), (C1 N0) or (N0 N1): two vpshufb, one on the lanes it
+   starts in and one on the lanes after (vperm2i128 makes the pair that straddles), merged. u = 4 (the row on lines) is the step itself. Sized for the rows16
    path's rows (bytes with a short side of 9-31, below). Before, such rows were stored
    normally across two lines; AUTO limited to avx2-stream, medians of 5 interleaved runs:
    1333333x6 bytes 0.74 -> 1.07x memcpy, 1000001x3 1.05 -> 1.37, 333333x3 floats 1.13 ->
@@ -2111,7 +2112,8 @@ TPOSEI_AVX2_INLINE void tposei_rows16_tall(const tposei_job *job, size_t s, size
                                            const tposei_avx2_seams *seams, int stream)
 {
     const size_t n = job->rows, ds = job->dst_stride;
-    const int joined = seams->on;
+    const int joined = seams->on; /* read at run time: separate builds, as in
+                                     tposei_skinny16_loop, ran 0.64 against 0.80 (470589x17) */
     __m256i x[16], first[16], carry[TPOSEI_SEAMS16_ROWS][2];
     size_t i, g, h, k, j;
     for (i = 0; i + 64 < n; i += 64)
@@ -2143,14 +2145,31 @@ TPOSEI_AVX2_INLINE void tposei_rows16_tall(const tposei_job *job, size_t s, size
     tposei_skinny_rest(job, 1, 1, i, stream);
 }
 
+/* Streaming, the wide loop's overlapping 16-byte stores go to an L1 buffer of whole steps
+   instead, and every TPOSEI_ROWS16_BUF bytes the buffer leaves as one run through the row
+   streamer (whole lines non-temporal): stored straight to the destination they never
+   streamed. AUTO limited to avx2-stream, medians of 5 interleaved runs, before -> after:
+   9x888888 0.68 -> 0.95, 12x666666 0.90 -> 1.20, 16x500000 0.83 -> 1.65, 17x470588 0.69 ->
+   0.88, 24x333333 0.69 -> 0.93, 31x258064 0.59 -> 1.01. Buffers of 2048, 4096, 8192 and
+   16384 bytes measured within the noise of each other but for 16x500000 (1.76, 1.65, 1.30,
+   1.10). */
+#ifndef TPOSEI_ROWS16_BUF
+#define TPOSEI_ROWS16_BUF 4096
+#endif
 TPOSEI_AVX2_INLINE void tposei_rows16_wide(const tposei_job *job, size_t s, size_t groups,
                                            int stream)
 {
-    const size_t n = job->cols, ss = job->src_stride;
+    const size_t n = job->cols, ss = job->src_stride, block = TPOSEI_ROWS16_BUF / (32 * s);
+    __attribute__((aligned(64))) unsigned char buf[TPOSEI_ROWS16_BUF + 32];
     __m256i x[2][16];
-    size_t c, g, k, j, lane;
+    size_t c, c0 = 0, g, k, j, lane;
     for (c = 0; c + 32 < n; c += 32) {
-        unsigned char *d = job->dst + c * s;
+        unsigned char *d = stream ? buf + (c - c0) * s : job->dst + c * s;
+        if (stream && c - c0 == 32 * block) { /* the buffered steps leave as one run */
+            tposei_stream_row_avx2(job->dst + c0 * s, buf, (c - c0) * s);
+            c0 = c;
+            d = buf;
+        }
         TPOSEI_UNROLL
         for (g = 0; g < groups; g++) {
             TPOSEI_UNROLL
@@ -2171,6 +2190,7 @@ TPOSEI_AVX2_INLINE void tposei_rows16_wide(const tposei_job *job, size_t s, size
                                      lane ? _mm256_extracti128_si256(x[g][j], 1)
                                           : _mm256_castsi256_si128(x[g][j]));
     }
+    if (stream) tposei_stream_row_avx2(job->dst + c0 * s, buf, (c - c0) * s);
     tposei_skinny_rest(job, 1, 0, c, stream);
 }
 
@@ -2340,7 +2360,7 @@ static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
     if (join) {
         i = tposei_rows8_loop(aos, as, rows, n, 0, 1, carry);
         TPOSEI_UNROLL
-        for (k = 0; k < 8; k++) tposei_join_tail(rows[k] + i * 8, carry[k]);
+        for (k = 0; i && k < 8; k++) tposei_join_tail(rows[k] + i * 8, carry[k]);
     } else {
         i = tposei_rows8_loop(aos, as, rows, n, wide, stream, NULL);
     }

@@ -125,6 +125,8 @@ static void check_skinny(tpose_kernel k)
             check_shape(k, n, e == 0 ? 7 : 3, esize, e == 0 ? 7 : 3, n, 0, v);
             if (e == 0) check_shape(k, n, 20, 1, 20, n, 0, v);
         }
+    /* wide bytes of 9-31 rows past several of the rows16 stream buffer's blocks */
+    for (s = 9; s <= 31; s++) check_shape(k, s, 1067, 1, 1067, s, 0, 3);
 }
 
 /* Destinations on cache lines with strides of whole lines (direct non-temporal tiles), and
