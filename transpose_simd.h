@@ -1882,17 +1882,36 @@ TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_
             tposei_join_tail(job->dst + k * ds + i * esize, carry[k]);
 }
 
-/* The skinny loop specialised for each short side s (a constant in it). */
-#define TPOSEI_SKINNY_CASE(loop, n)                                                         \
-    case n: loop(&t, job, n, esize, tall, stream); break;
-#define TPOSEI_SKINNY_CASES8(loop)                                                          \
-    TPOSEI_SKINNY_CASE(loop, 1) TPOSEI_SKINNY_CASE(loop, 2) TPOSEI_SKINNY_CASE(loop, 3)      \
-    TPOSEI_SKINNY_CASE(loop, 4) TPOSEI_SKINNY_CASE(loop, 5) TPOSEI_SKINNY_CASE(loop, 6)      \
-    TPOSEI_SKINNY_CASE(loop, 7) TPOSEI_SKINNY_CASE(loop, 8)
-#define TPOSEI_SKINNY_CASES16(loop)                                                         \
-    TPOSEI_SKINNY_CASES8(loop) TPOSEI_SKINNY_CASE(loop, 9) TPOSEI_SKINNY_CASE(loop, 10)      \
-    TPOSEI_SKINNY_CASE(loop, 11) TPOSEI_SKINNY_CASE(loop, 12) TPOSEI_SKINNY_CASE(loop, 13)   \
-    TPOSEI_SKINNY_CASE(loop, 14) TPOSEI_SKINNY_CASE(loop, 15) TPOSEI_SKINNY_CASE(loop, 16)
+/* A skinny job's whole chunks as one function per short side s, a constant in each (X(fn,
+   attributes, s) for s = 1..8 or 1..16), each with its own tables, so that the stores
+   cannot alias them and they stay in registers. Inlined into one driver, all sixteen took
+   clang's back end 144 of the 430 s that an -O2 ASan build of the implementation needed. */
+#define TPOSEI_SKINNY_SIDES8(X, fn, attr)                                                   \
+    X(fn, attr, 1) X(fn, attr, 2) X(fn, attr, 3) X(fn, attr, 4) X(fn, attr, 5)             \
+    X(fn, attr, 6) X(fn, attr, 7) X(fn, attr, 8)
+#define TPOSEI_SKINNY_SIDES16(X, fn, attr)                                                  \
+    TPOSEI_SKINNY_SIDES8(X, fn, attr) X(fn, attr, 9) X(fn, attr, 10) X(fn, attr, 11)        \
+    X(fn, attr, 12) X(fn, attr, 13) X(fn, attr, 14) X(fn, attr, 15) X(fn, attr, 16)
+#define TPOSEI_SKINNY_SIDE_FN(fn, attr, n)                                                  \
+    static __attribute__((noinline)) attr void fn##_##n(const tposei_job *job, size_t esize, \
+                                                        int stream)                         \
+    {                                                                                       \
+        fn(job, n, esize, stream);                                                          \
+    }
+#define TPOSEI_SKINNY_CASE(fn, attr, n)                                                     \
+    case n: fn##_##n(job, esize, stream); break;
+
+/* The VBMI skinny loop with its tables, for one short side. */
+TPOSEI_VBMI_INLINE void tposei_skinny_side_job(const tposei_job *job, size_t s, size_t esize,
+                                               int stream)
+{
+    tposei_skinny t;
+    const int tall = tposei_skinny_tall(job, esize);
+    tposei_skinny_tables(&t, s, esize, tall);
+    t.joins = tall && tposei_rows_store(job, stream, 1) == TPOSEI_ROWS_JOIN;
+    tposei_skinny_loop(&t, job, s, esize, tall, stream);
+}
+TPOSEI_SKINNY_SIDES16(TPOSEI_SKINNY_SIDE_FN, tposei_skinny_side_job, TPOSEI_VBMI_FN)
 
 /* After the skinny loop's whole chunks (the long side's first `full` elements): the fence
    for its non-temporal stores, and the rest through the scalar edge routine. */
@@ -1914,13 +1933,10 @@ static void tposei_skinny_rest(const tposei_job *job, size_t esize, int tall, si
    side through the scalar edge routine. */
 static TPOSEI_VBMI_FN void tposei_skinny_run(const tposei_job *job, size_t esize, int stream)
 {
-    tposei_skinny t;
     const int tall = tposei_skinny_tall(job, esize);
     const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
-    tposei_skinny_tables(&t, s, esize, tall);
-    t.joins = tall && tposei_rows_store(job, stream, 1) == TPOSEI_ROWS_JOIN;
     switch (s) {
-        TPOSEI_SKINNY_CASES16(tposei_skinny_loop)
+        TPOSEI_SKINNY_SIDES16(TPOSEI_SKINNY_CASE, tposei_skinny_side_job, )
     default: break;
     }
     tposei_skinny_rest(job, esize, tall, n - n % (64 / esize), stream);
@@ -2080,18 +2096,27 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_loop(const tposei_skinny16 *t, const tpo
         tposei_skinny16_steps(t, job, s, esize, tall, 0, stream);
 }
 
-/* The AVX2 skinny driver (tposei_skinny_run's twin). */
-static TPOSEI_AVX2_FN void tposei_skinny16_run(const tposei_job *job, size_t esize, int stream)
+/* The AVX2 loop with its tables and seams, for one short side. */
+TPOSEI_AVX2_INLINE void tposei_skinny16_side_job(const tposei_job *job, size_t s, size_t esize,
+                                                 int stream)
 {
     tposei_skinny16 t;
     tposei_avx2_seams seams;
     const int tall = tposei_skinny_tall(job, esize);
-    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
     tposei_skinny16_tables(&t, s, esize, tall);
     tposei_avx2_seams_set(&seams, job, s, tall && stream);
     t.seams = &seams;
+    tposei_skinny16_loop(&t, job, s, esize, tall, stream);
+}
+TPOSEI_SKINNY_SIDES8(TPOSEI_SKINNY_SIDE_FN, tposei_skinny16_side_job, TPOSEI_AVX2_FN)
+
+/* The AVX2 skinny driver (tposei_skinny_run's twin). */
+static TPOSEI_AVX2_FN void tposei_skinny16_run(const tposei_job *job, size_t esize, int stream)
+{
+    const int tall = tposei_skinny_tall(job, esize);
+    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
     switch (s) {
-        TPOSEI_SKINNY_CASES8(tposei_skinny16_loop)
+        TPOSEI_SKINNY_SIDES8(TPOSEI_SKINNY_CASE, tposei_skinny16_side_job, )
     default: break;
     }
     tposei_skinny_rest(job, esize, tall, n - n % (64 / esize), stream);
@@ -2211,20 +2236,38 @@ TPOSEI_FORCE_INLINE int tposei_rows16_fits(const tposei_job *job)
            job->rows + job->cols - side >= 4 * 64;
 }
 
+/* The loops for one group and for two, each a function of its own (inlined into one driver
+   they made it the largest function clang's back end met in an -O2 ASan build); the tall
+   ones with their seams, so that the stores cannot alias them. */
+#define TPOSEI_ROWS16_TALL_FN(groups)                                                        \
+    static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_rows16_tall##groups(         \
+        const tposei_job *job, size_t s, int stream)                                         \
+    {                                                                                        \
+        tposei_avx2_seams seams;                                                             \
+        tposei_avx2_seams_set(&seams, job, s, stream);                                       \
+        tposei_rows16_tall(job, s, groups, &seams, stream);                                  \
+    }
+#define TPOSEI_ROWS16_WIDE_FN(groups)                                                        \
+    static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_rows16_wide##groups(         \
+        const tposei_job *job, size_t s, int stream)                                         \
+    {                                                                                        \
+        tposei_rows16_wide(job, s, groups, stream);                                          \
+    }
+TPOSEI_ROWS16_TALL_FN(1)
+TPOSEI_ROWS16_TALL_FN(2)
+TPOSEI_ROWS16_WIDE_FN(1)
+TPOSEI_ROWS16_WIDE_FN(2)
+#undef TPOSEI_ROWS16_TALL_FN
+#undef TPOSEI_ROWS16_WIDE_FN
+
 static TPOSEI_AVX2_FN void tposei_rows16_run(const tposei_job *job, int stream)
 {
     const int tall = job->cols <= TPOSEI_ROWS16_MAX;
     const size_t s = tall ? job->cols : job->rows;
-    tposei_avx2_seams seams;
-    tposei_avx2_seams_set(&seams, job, s, tall && stream);
-    if (tall && s > 16)
-        tposei_rows16_tall(job, s, 2, &seams, stream);
-    else if (tall)
-        tposei_rows16_tall(job, s, 1, &seams, stream);
-    else if (s > 16)
-        tposei_rows16_wide(job, s, 2, stream);
+    if (tall)
+        (s > 16 ? tposei_rows16_tall2 : tposei_rows16_tall1)(job, s, stream);
     else
-        tposei_rows16_wide(job, s, 1, stream);
+        (s > 16 ? tposei_rows16_wide2 : tposei_rows16_wide1)(job, s, stream);
 }
 
 /* The AVX2 skinny paths: bytes with a short side of 9-31 through tposei_rows16_run, short
@@ -2250,8 +2293,9 @@ static int tposei_try_skinny16(const tposei_job *job, size_t esize, int stream)
     return 1;
 }
 #undef TPOSEI_SKINNY_CASE
-#undef TPOSEI_SKINNY_CASES8
-#undef TPOSEI_SKINNY_CASES16
+#undef TPOSEI_SKINNY_SIDE_FN
+#undef TPOSEI_SKINNY_SIDES8
+#undef TPOSEI_SKINNY_SIDES16
 
 /* One output line: non-temporal when asked and the line is whole. */
 TPOSEI_AVX512_INLINE void tposei_tall8_store(unsigned char *d, __m512i v, int stream)
@@ -2703,7 +2747,8 @@ TPOSEI_AVX512_INLINE void tposei_narrow_wide_chunk(const tposei_job *job, size_t
    destination (in cache the packing lost: 60x1500 doubles 20-25 against 32-36 GB/s
    through the tile driver). The columns left (at most one chunk's) go through the scalar
    edge routine. */
-static TPOSEI_AVX512_FN void tposei_narrow_wide(const tposei_job *job, size_t esize, int stream)
+TPOSEI_AVX512_INLINE void tposei_narrow_wide_esize(const tposei_job *job, size_t esize,
+                                                   int stream)
 {
     __attribute__((aligned(64))) unsigned char buf[64 * (TPOSEI_NARROW_MAX + 2)];
     const size_t per = 64 / esize, s = job->rows, ds = job->dst_stride;
@@ -2715,12 +2760,10 @@ static TPOSEI_AVX512_FN void tposei_narrow_wide(const tposei_job *job, size_t es
         const int ahead = c + TPOSEI_NARROW_WIDE_AHEAD < chunks;
         unsigned char *line;
         if (!packed) {
-            TPOSEI_NARROW_SIZES(esize, tposei_narrow_wide_chunk(job, e, c, job->dst + c * per * ds,
-                                                                ds, 1, ahead))
+            tposei_narrow_wide_chunk(job, esize, c, job->dst + c * per * ds, ds, 1, ahead);
             continue;
         }
-        TPOSEI_NARROW_SIZES(esize, tposei_narrow_wide_chunk(job, e, c, buf + m, s * esize, 0,
-                                                            ahead))
+        tposei_narrow_wide_chunk(job, esize, c, buf + m, s * esize, 0, ahead);
         line = job->dst + 64 * s * c - m; /* the first line this chunk completes */
         for (l = 0; l < s; l++)
             if (c == 0 && l == 0 && m) /* the destination starts in this line */
@@ -2737,6 +2780,33 @@ static TPOSEI_AVX512_FN void tposei_narrow_wide(const tposei_job *job, size_t es
     }
     tposei_any_block(job->dst + done * ds, ds, job->src + done * esize, job->src_stride, s,
                      job->cols - done, esize);
+}
+
+/* The wide job as one function per element size: inlined into one, its eight copies of the
+   chunk routine made it the largest function clang's back end met in an -O2 ASan build
+   (35 of 276 s). */
+#define TPOSEI_NARROW_WIDE_FN(e)                                                            \
+    static __attribute__((noinline)) TPOSEI_AVX512_FN void tposei_narrow_wide_e##e(          \
+        const tposei_job *job, int stream)                                                  \
+    {                                                                                       \
+        tposei_narrow_wide_esize(job, e, stream);                                           \
+    }
+TPOSEI_NARROW_WIDE_FN(1)
+TPOSEI_NARROW_WIDE_FN(2)
+TPOSEI_NARROW_WIDE_FN(4)
+TPOSEI_NARROW_WIDE_FN(8)
+#undef TPOSEI_NARROW_WIDE_FN
+
+static void tposei_narrow_wide(const tposei_job *job, size_t esize, int stream)
+{
+    if (esize == 1)
+        tposei_narrow_wide_e1(job, stream);
+    else if (esize == 2)
+        tposei_narrow_wide_e2(job, stream);
+    else if (esize == 4)
+        tposei_narrow_wide_e4(job, stream);
+    else
+        tposei_narrow_wide_e8(job, stream);
 }
 #undef TPOSEI_NARROW_SIZES
 
