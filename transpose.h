@@ -63,7 +63,8 @@
    |  stream   |                     | each row two 32-byte non-temporal stores; otherwise     |
    |           |                     | avx2 tiles into an L1 buffer, whole lines streamed      |
    | avx512    | 1, 2, 4, 8, 16      | 64x64 u8 ... 4x4 u128, four rows per vector; skinny     |
-   |           |                     | shapes (a side <= 16) by VBMI byte permutes             |
+   |           |                     | shapes by VBMI byte permutes (a wide side <= 16, a tall |
+   |           |                     | one <= 10; longer ones by 16-byte column quarters)      |
    | avx512-   | 1, 2, 4, 8, 16      | avx512 with non-temporal stores of whole lines, straight|
    |  stream   |                     | from registers when destination rows are line-aligned   |
    | neon      | -                   | reported unsupported (no kernels yet)                   |

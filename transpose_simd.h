@@ -1076,6 +1076,10 @@ static TPOSEI_AVX512_ATTR void tposei_seam_first(unsigned char *dst, const unsig
    its 64 bytes from all S of them with VBMI two-source byte permutes, one per input pair,
    merged under a byte mask. The index and mask tables are built once per call. */
 #define TPOSEI_SKINNY_MAX 16
+/* The network's cost grows as S^2 (S/2 permutes per output vector). Tall sides of more
+   than 10 elements do better through the narrow path's quarters, and wide sides of whole
+   lines through the tile drivers (tposei_skinny_net_side). */
+#define TPOSEI_SKINNY_TALL_MAX 10
 
 typedef struct tposei_skinny {
     unsigned char idx[TPOSEI_SKINNY_MAX][TPOSEI_SKINNY_MAX / 2][64]; /* [output][pair] */
@@ -2428,9 +2432,10 @@ static void tposei_rows8_job(const tposei_job *job, int wide, int stream)
                          stream, tposei_rows_store(job, stream, 0) == TPOSEI_ROWS_JOIN);
 }
 
-/* Short sides of TPOSEI_SKINNY_MAX + 1 .. TPOSEI_NARROW_MAX elements whose rows are not whole
-   lines (the narrow path): the long side's chunks of 64 bytes, each transposed by as many
-   16-byte column quarters (tposei_avx512_quarter) as the short side needs. The tile drivers
+/* Short sides of TPOSEI_SKINNY_MAX + 1 (tall: TPOSEI_SKINNY_TALL_MAX + 1) .. TPOSEI_NARROW_MAX
+   elements whose rows are not whole lines (the narrow path): the long side's chunks of 64
+   bytes, each transposed by as many 16-byte column quarters (tposei_avx512_quarter) as the
+   short side needs. The tile drivers
    left such a side to their corner kernels (a whole side shorter than a tile) or joined its
    last strip by a whole tile overlapping the one before; the skinny permutes grow as S^2.
    Tall (n x S source): per 64/esize source rows, quarter g gives destination rows
@@ -2456,9 +2461,10 @@ static void tposei_rows8_job(const tposei_job *job, int wide, int stream)
    drivers, which have no strip there and measured as fast or faster (medians of 3, tile
    driver / narrow: 93750x32 2-byte 1.23 / 1.05, 24x31250 doubles 1.47 / 1.20, 48x31250
    floats 1.38 / 1.25, 31250x48 floats 1.30 / 1.31). */
-TPOSEI_FORCE_INLINE int tposei_narrow_side(size_t side, size_t other, size_t esize)
+TPOSEI_FORCE_INLINE int tposei_narrow_side(size_t side, size_t other, size_t esize, int tall)
 {
-    return side > TPOSEI_SKINNY_MAX && side <= TPOSEI_NARROW_MAX &&
+    return side > (tall ? TPOSEI_SKINNY_TALL_MAX : TPOSEI_SKINNY_MAX) &&
+           side <= TPOSEI_NARROW_MAX &&
            side * esize % TPOSEI_CACHE_LINE != 0 && other > 4 * 64 / esize;
 }
 
@@ -2466,7 +2472,7 @@ TPOSEI_FORCE_INLINE int tposei_narrow_side(size_t side, size_t other, size_t esi
 static int tposei_narrow_fits(size_t rows, size_t cols, size_t esize)
 {
     if (esize != 1 && esize != 2 && esize != 4 && esize != 8) return 0;
-    return tposei_narrow_side(cols, rows, esize) || tposei_narrow_side(rows, cols, esize);
+    return tposei_narrow_side(cols, rows, esize, 1) || tposei_narrow_side(rows, cols, esize, 0);
 }
 
 /* Calls `call`, an expression in the constant `e`, with e = esize (1, 2, 4 or 8), so that
@@ -2814,7 +2820,7 @@ static void tposei_narrow_wide(const tposei_job *job, size_t esize, int stream)
 static int tposei_try_narrow(const tposei_job *job, size_t esize, int stream)
 {
     if (!tposei_narrow_fits(job->rows, job->cols, esize)) return 0;
-    if (tposei_narrow_side(job->cols, job->rows, esize))
+    if (tposei_narrow_side(job->cols, job->rows, esize, 1))
         tposei_narrow_tall(job, esize, stream);
     else
         tposei_narrow_wide(job, esize, stream);
@@ -2826,6 +2832,23 @@ static int tposei_try_narrow(const tposei_job *job, size_t esize, int stream)
 /* ======================================================================================== */
 
 /* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
+/* 1 when the VBMI network should take this skinny job (tposei_skinny_fits): a short side
+   not of whole lines, and if tall, of at most TPOSEI_SKINNY_TALL_MAX elements or too short a
+   long side for the narrow path. The other sides go to the narrow path (tall) or, sides of
+   whole lines, to the tile drivers. Medians of 3 interleaved runs, AUTO, network -> new:
+   tall 1000000x11 bytes 0.57 -> 0.72x memcpy, 1000000x16 0.39 -> 0.82, 500000x11 2-byte
+   0.82 -> 0.98, 250000x11 floats 0.60 -> 0.85, 250000x16 floats 0.44 -> 0.87, 125000x13
+   doubles 0.56 -> 0.83, 125000x16 0.43 -> 0.79 (x10: bytes 0.66 / 0.68, floats 0.90 /
+   0.86); wide 16x250000 floats 0.45 -> 0.68, 16x125000 doubles 0.47 -> 0.78. Wide sides off
+   lines stay (narrow: 12x250000 floats 0.57 -> 0.47, 13x125000 doubles 0.53 -> 0.44). */
+TPOSEI_FORCE_INLINE int tposei_skinny_net_side(const tposei_job *job, size_t esize)
+{
+    const int tall = tposei_skinny_tall(job, esize);
+    const size_t s = tall ? job->cols : job->rows;
+    if (s * esize % TPOSEI_CACHE_LINE == 0) return 0;
+    return !tall || s <= TPOSEI_SKINNY_TALL_MAX || !tposei_narrow_side(s, job->rows, esize, 1);
+}
+
 /* The skinny paths: n x 8 and 8 x n of 8-byte elements (AVX-512F), else the VBMI path
    where it fits and the CPU has VBMI; 1 when one ran. The 8 x n mirror measured 1.38-1.51
    through the n x 8 network against 1.36-1.45 through VBMI (8x4000000 doubles, four
@@ -2836,7 +2859,8 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
         tposei_rows8_job(job, job->rows == 8, stream);
         return 1;
     }
-    if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI))
+    if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI) ||
+        !tposei_skinny_net_side(job, esize))
         return tposei_try_narrow(job, esize, stream);
     tposei_skinny_run(job, esize, stream);
     return 1;

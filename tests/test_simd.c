@@ -118,11 +118,13 @@ static void check_skinny(tpose_kernel k)
                 check_shape(k, s, n, esize, n, s + pad, off, 3 + off); /* wide */
             }
     /* tall destinations off lines by every byte offset, streamed through the joins: a short
-       side in the shuffle networks (7 bytes, 3 elements) and in both rows16 groups (20) */
+       side in the shuffle networks (7 bytes, 3 elements), in both rows16 groups (20 bytes),
+       and of 13 elements (AVX-512: the narrow path, from TPOSEI_SKINNY_TALL_MAX + 1) */
     for (e = 0; e < 4; e++)
         for (v = 1; v < 64; v++) {
             const size_t esize = simd_esizes[e], n = 4 * 64 / esize + 67;
             check_shape(k, n, e == 0 ? 7 : 3, esize, e == 0 ? 7 : 3, n, 0, v);
+            check_shape(k, n, 13, esize, 13, n, 0, v);
             if (e == 0) check_shape(k, n, 20, 1, 20, n, 0, v);
         }
     /* wide bytes of 9-31 rows past several of the rows16 stream buffer's blocks */
