@@ -64,7 +64,8 @@
    |           |                     | avx2 tiles into an L1 buffer, whole lines streamed      |
    | avx512    | 1, 2, 4, 8, 16      | 64x64 u8 ... 4x4 u128, four rows per vector; skinny     |
    |           |                     | shapes by VBMI byte permutes (a wide side <= 16, a tall |
-   |           |                     | one <= 10; longer ones by 16-byte column quarters)      |
+   |           |                     | one <= 10; longer ones by 16-byte column quarters, wide |
+   |           |                     | bytes of 11-16 rows by avx2's 16x16 network)            |
    | avx512-   | 1, 2, 4, 8, 16      | avx512 with non-temporal stores of whole lines, straight|
    |  stream   |                     | from registers when destination rows are line-aligned   |
    | neon      | -                   | reported unsupported (no kernels yet)                   |

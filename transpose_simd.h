@@ -2849,6 +2849,18 @@ TPOSEI_FORCE_INLINE int tposei_skinny_net_side(const tposei_job *job, size_t esi
     return !tall || s <= TPOSEI_SKINNY_TALL_MAX || !tposei_narrow_side(s, job->rows, esize, 1);
 }
 
+/* 1 when AVX2's 16x16 byte network on 16-byte row pieces (tposei_rows16_run) should take
+   this AVX-512 job: wide bytes of 11-16 rows, where the VBMI network spends 6-8 permutes per
+   output vector. Medians of 3 interleaved runs, avx512-stream's network / avx2-stream's:
+   12x1333333 0.52 / 0.83x memcpy, 13x1230769 0.44 / 0.72, 16x1000000 0.57 / 0.79; not at
+   9 (0.70 / 0.71) or 10 rows (0.60 / 0.52), nor tall (1600000x10 0.64 / 0.69, 1777777x9
+   0.64 / 0.59) or at 17-24 rows against the narrow path (24x666666 0.50 / 0.41). */
+TPOSEI_FORCE_INLINE int tposei_avx512_rows16(const tposei_job *job, size_t esize)
+{
+    return esize == 1 && job->rows >= 11 && job->rows <= TPOSEI_SKINNY_MAX &&
+           job->rows < job->cols && tposei_rows16_fits(job);
+}
+
 /* The skinny paths: n x 8 and 8 x n of 8-byte elements (AVX-512F), else the VBMI path
    where it fits and the CPU has VBMI; 1 when one ran. The 8 x n mirror measured 1.38-1.51
    through the n x 8 network against 1.36-1.45 through VBMI (8x4000000 doubles, four
@@ -2857,6 +2869,10 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
 {
     if (esize == 8 && (job->cols == 8 || job->rows == 8) && job->rows >= 8 && job->cols >= 8) {
         tposei_rows8_job(job, job->rows == 8, stream);
+        return 1;
+    }
+    if (tposei_avx512_rows16(job, esize)) {
+        tposei_rows16_run(job, stream);
         return 1;
     }
     if (!tposei_skinny_fits(job, esize) || !tposei_cpu_has(TPOSEI_CPU_VBMI) ||
