@@ -1977,9 +1977,10 @@ TPOSEI_AVX2_INLINE void tposei_avx2_put_line(unsigned char *d, __m256i lo, __m25
    p = 64 - lag[k].. of the carry's two vectors then the step's two (C0 C1 N0 N1). Its
    half h starts in 16-byte lane u + 2h, u = p / 16, so it is a 32-byte window at byte
    p % 32 of the vector pair (C0 C1), (C1 N0) or (N0 N1): two vpshufb, one on the lanes it
-   starts in and one on the lanes after (vperm2i128 makes the pair that straddles), merged. u = 4 (the row on lines) is the step itself. Sized for the rows16
-   path's rows (bytes with a short side of 9-31, below). Before, such rows were stored
-   normally across two lines; AUTO limited to avx2-stream, medians of 5 interleaved runs:
+   starts in and one on the lanes after (vperm2i128 makes the pair that straddles), merged.
+   u = 4 (the row on lines) is the step itself. Sized for the rows16 path's rows (bytes
+   with a short side of 9-31, below). Before, such rows were stored normally across two
+   lines; AUTO limited to avx2-stream, medians of 5 interleaved runs:
    1333333x6 bytes 0.74 -> 1.07x memcpy, 1000001x3 1.05 -> 1.37, 333333x3 floats 1.13 ->
    1.56, 888888x9 bytes 0.66 -> 1.10, 470589x17 0.56 -> 0.79, 258065x31 0.53 -> 0.86 (on
    lines, 1333312x6: 1.49 / 1.47). */
@@ -2435,9 +2436,9 @@ static void tposei_rows8_job(const tposei_job *job, int wide, int stream)
 /* Short sides of TPOSEI_SKINNY_MAX + 1 (tall: TPOSEI_SKINNY_TALL_MAX + 1) .. TPOSEI_NARROW_MAX
    elements whose rows are not whole lines (the narrow path): the long side's chunks of 64
    bytes, each transposed by as many 16-byte column quarters (tposei_avx512_quarter) as the
-   short side needs. The tile drivers
-   left such a side to their corner kernels (a whole side shorter than a tile) or joined its
-   last strip by a whole tile overlapping the one before; the skinny permutes grow as S^2.
+   short side needs. The tile drivers left such a side to their corner kernels (a whole side
+   shorter than a tile) or joined its last strip by a whole tile overlapping the one before;
+   the skinny permutes grow as S^2.
    Tall (n x S source): per 64/esize source rows, quarter g gives destination rows
    g*16/esize.., one 64-byte chunk each: a whole line, or joined with the row's carry where
    rows are off lines. Wide (S x n source): per 64/esize source columns, the S source rows
@@ -2831,7 +2832,6 @@ static int tposei_try_narrow(const tposei_job *job, size_t esize, int stream)
 // >>table
 /* ======================================================================================== */
 
-/* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
 /* 1 when the VBMI network should take this skinny job (tposei_skinny_fits): a short side
    not of whole lines, and if tall, of at most TPOSEI_SKINNY_TALL_MAX elements or too short a
    long side for the narrow path. The other sides go to the narrow path (tall) or, sides of
@@ -2861,6 +2861,7 @@ TPOSEI_FORCE_INLINE int tposei_avx512_rows16(const tposei_job *job, size_t esize
            job->rows < job->cols && tposei_rows16_fits(job);
 }
 
+/* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
 /* The skinny paths: n x 8 and 8 x n of 8-byte elements (AVX-512F), else the VBMI path
    where it fits and the CPU has VBMI; 1 when one ran. The 8 x n mirror measured 1.38-1.51
    through the n x 8 network against 1.36-1.45 through VBMI (8x4000000 doubles, four
