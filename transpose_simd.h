@@ -2858,28 +2858,28 @@ TPOSEI_FORCE_INLINE int tposei_skinny_net_side(const tposei_job *job, size_t esi
 TPOSEI_FORCE_INLINE int tposei_avx512_rows16(const tposei_job *job, size_t esize)
 {
     return esize == 1 && job->rows >= 11 && job->rows <= TPOSEI_SKINNY_MAX &&
-           job->rows < job->cols && tposei_rows16_fits(job);
+           tposei_rows16_fits(job); /* wide: rows16_fits wants the long side >= 256 */
 }
 
-/* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
-/* 1 when a wide job of at most 32 bytes of rows, which no skinny or narrow path took (a
-   padded matrix, or no VBMI), went to the SWAR kernel: the tiles have only their edge code
+/* A wide job of at most 32 bytes of rows that no skinny or narrow path took (a padded
+   matrix, or no VBMI) through the SWAR kernel; 1 when it ran: the tiles have only their edge code
    for it. One run each of a call timed against memcpy (min of 7), avx512-stream / swar,
    destination rows padded by one element: 3x100000 doubles 0.05 / 0.41, 2x1000000 0.02 /
    0.17, 5x1000000 floats 0.05 / 0.70, 8x1000000 2-byte 0.11 / 0.44, 3x1000000 bytes 0.06 /
    0.10; not for 40 rows of bytes (0.26 / 0.21) or tall (100000x3 doubles 0.82 / 0.41). */
-static int tposei_avx512_swar_side(const tposei_job *job, size_t esize)
+static int tposei_try_swar_wide(const tposei_job *job, size_t esize)
 {
     if (job->rows * esize > 32 || job->rows >= job->cols) return 0;
     tposei_swar_body(job, esize);
     return 1;
 }
 
+/* One entry point per ISA, element size and mode; the attribute lets the kernels inline. */
 /* The skinny paths: n x 8 and 8 x n of 8-byte elements (AVX-512F), else the VBMI path
    where it fits and the CPU has VBMI, else the narrow path, else SWAR for short wide rows;
-   1 when one ran. The 8 x n mirror measured 1.38-1.51
-   through the n x 8 network against 1.36-1.45 through VBMI (8x4000000 doubles, four
-   interleaved runs; 8x1000000 1.56-1.62 against 1.46-1.53), and needs no VBMI. */
+   1 when one ran. The 8 x n mirror measured 1.38-1.51 through the n x 8 network against
+   1.36-1.45 through VBMI (8x4000000 doubles, four interleaved runs; 8x1000000 1.56-1.62
+   against 1.46-1.53), and needs no VBMI. */
 static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
 {
     if (esize == 8 && (job->cols == 8 || job->rows == 8) && job->rows >= 8 && job->cols >= 8) {
@@ -2893,7 +2893,7 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
     if (tposei_skinny_fits(job, esize) && tposei_cpu_has(TPOSEI_CPU_VBMI) &&
         tposei_skinny_net_side(job, esize))
         tposei_skinny_run(job, esize, stream);
-    else if (!tposei_try_narrow(job, esize, stream) && !tposei_avx512_swar_side(job, esize))
+    else if (!tposei_try_narrow(job, esize, stream) && !tposei_try_swar_wide(job, esize))
         return 0;
     return 1;
 }
