@@ -287,6 +287,13 @@ int main(int argc, char **argv)
         }
         if (k != TPOSE_KERNEL_SSE2) check_large((tpose_kernel)(k - 1)); /* the in-cache mode */
     }
+    if (feature == TPOSEI_CPU_AVX512 || feature == TPOSEI_CPU_AVX2) {
+        /* the stream geometry of the other CPU family (TPOSEI_DIRECT_ROWS_ZEN5) */
+        tposei_cpu_cache = tposei_cpu_features() ^ TPOSEI_CPU_ZEN5;
+        check_large(k);
+        check_dense(k);
+        tposei_cpu_cache ^= TPOSEI_CPU_ZEN5;
+    }
     if (feature == TPOSEI_CPU_AVX512) { /* the byte tiles a CPU without VBMI runs */
         direct_run = tposei_avx512s_e1;
         direct_name = " (no VBMI)";
