@@ -1786,11 +1786,15 @@ TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_ge
    1024x7168 0.82 -> 0.99, 512x3072 0.80 -> 1.05, 512x5120 0.77 -> 1.02; the quarter tile
    walked down 0.78 at 1024^2, and rows-once 0.75-0.83 either way. Longer rows lose
    (2048x1024 1.01 -> 0.90, 4096x1024 1.03 -> 0.91, medians of 3), and so do rows off lines
-   (joined: 1000x3072 0.86 -> 0.68, 1000x5120 0.71 -> 0.64). */
+   (joined: 1000x3072 0.86 -> 0.68, 1000x5120 0.71 -> 0.64). All on Zen 4: on Zen 5
+   (TPOSEI_CPU_ZEN5) the quarter tile walked across is the slow one, and such shapes take the
+   rows-once tile walked down like their neighbours (AUTO, medians of 5 interleaved runs:
+   1024^2 0.33 -> 0.51, 512x3072 0.55 -> 0.84, 1024x3072 0.34 -> 0.49; the quarter tile
+   walked down 0.44, 0.64, 0.48). */
 #define TPOSEI_SHORT_ROWS 1024
 TPOSEI_FORCE_INLINE int tposei_u8_short_rows(const tposei_job *job)
 {
-    return job->dst_stride <= TPOSEI_SHORT_ROWS &&
+    return !tposei_cpu_has(TPOSEI_CPU_ZEN5) && job->dst_stride <= TPOSEI_SHORT_ROWS &&
            ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0 &&
            tposei_l1_sets(job->src_stride, 64) == 4;
 }
