@@ -1272,6 +1272,11 @@ typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size
    16 lines a step, measured no better with it (8x4000000 0.92 -> 0.88) and has none. The
    address is formed as an integer: it may lie past the end of the source, which a prefetch
    never faults on but pointer arithmetic may not reach. */
+/* An empty asm on a loaded vector, so the optimiser keeps the load a load: Clang's
+   loop-idiom pass turned the specialised tall loop's loads of 9 or 10 whole lines, spilled
+   to the stack, into a call to memcpy, which TPOSE_NO_STDLIB promises never happens
+   (tests/check_symbols.py). */
+#define TPOSEI_VEC_OPAQUE(v) __asm__("" : "+v"(v))
 #ifndef TPOSEI_SEQ_AHEAD
 #define TPOSEI_SEQ_AHEAD 2048
 #endif
@@ -1918,6 +1923,7 @@ TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_
                 tall ? job->src + i * ss + 64 * k : job->src + k * ss + i * esize;
             tposei_prefetch_ahead(p);
             in[k] = _mm512_loadu_si512((const void *)p);
+            TPOSEI_VEC_OPAQUE(in[k]);
         }
         tposei_skinny_chunk(t, s, in, out);
         TPOSEI_UNROLL
