@@ -16,8 +16,8 @@
    | 16      | 128-bit     | u128_2x2           | u128_4x4      |
    |         | moves       |                    |               |
 
-   The AVX2 stream mode also has line tiles of 64 bytes a side, four AVX2 tiles each
-   (u8_64x64_avx2_nt ...); the article's AVX2 byte network is kept beside the unpack one
+   The AVX2 stream mode also has line tiles of 64 bytes a side, by four groups of rows
+   through two 32-byte networks each (u8_64x64_avx2_nt ...); the article's AVX2 byte network is kept beside the unpack one
    (tposei_u8_32x32_avx2_article). Every other tile is one network: a vector of L
    128-bit lanes holds L source rows n = 16/esize apart (n elements of each), log2(n) stages
    of unpack lo/hi transpose every lane's n x n block at once, and each result vector is then
@@ -380,13 +380,62 @@ TPOSEI_TILE_KERNEL(tposei_u64_4x4_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 8)
 TPOSEI_TILE_KERNEL(tposei_u128_2x2_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 16)
 
 /* Line tiles for the direct stream mode on AVX2: 64 bytes of elements a side (n = 64/esize),
-   so that each destination row of the tile is one whole cache line. The four quadrants go
-   through the 32-byte tile above into a 64-byte-wide L1 scratch, the two of a column half
-   side by side, and each scratch row then leaves as two 32-byte non-temporal stores back to
-   back: they fill one write-combining buffer, which drains as one full line with no read for
-   ownership. The AVX-512 line tiles store each row from one register; AVX2 has 16 of 32
-   bytes, and the byte quadrant alone takes 32. */
-#define TPOSEI_AVX2_LINE_KERNEL(name, quad, esize)                                          \
+   so that each destination row of the tile is one whole cache line, leaving as two 32-byte
+   non-temporal stores back to back: they fill one write-combining buffer, which drains as
+   one full line with no read for ownership. The AVX-512 line tiles store each row from one
+   register; AVX2 has 16 of 32 bytes, and the byte quadrant alone takes 32.
+   The tile goes by four groups of 16/esize destination rows (16 bytes of every source row
+   each): the network of the 32-byte tiles on the tile's first 32/esize source rows gives the
+   first half of each of the group's lines, parked in L1; the same network on the last
+   32/esize rows gives the second halves, and each line leaves from its parked half and a
+   register. The quadrant tile below (four 32-byte tiles into a 64-byte-wide L1 scratch, every
+   line's both halves parked) stores twice as much to L1 before streaming. On the Zen 4 guest
+   without AVX-512 (AUTO is avx2-stream there), medians of 5-7 interleaved runs, quadrants
+   through the L1 copy -> groups read directly: 2112^2 u8 0.72 -> 0.87, u16 0.80 -> 1.03, f32
+   0.98 -> 1.09, 16448^2 u8 0.65 -> 0.72, 8256^2 f32 0.88 -> 0.92; 2112^2 f64 1.06 -> 1.11
+   (quadrants read directly before). Streaming the first halves at once instead of parking
+   them leaves 16 lines open per group: 2112^2 bytes 0.17, u16 0.87, f32 unchanged, so this
+   CPU combines fewer than 16 lines at a time. */
+TPOSEI_AVX2_INLINE void tposei_avx2_line_groups(unsigned char *dst, size_t dst_stride,
+                                                const unsigned char *src, size_t src_stride,
+                                                size_t esize)
+{
+    const unsigned n = (unsigned)(16 / esize), q = 2 * n; /* a group's rows; a half's */
+    unsigned g, k;
+    __m256i x[16], first[16];
+    for (g = 0; g < 4; g++) {
+        const unsigned char *s = src + 16 * g;
+        unsigned char *d = dst + g * n * dst_stride;
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) /* rows k | n + k */
+            x[k] = tposei_avx2_pair(s + k * src_stride, s + (n + k) * src_stride);
+        if (n > 1) tposei_avx2_net(x, esize);
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) first[k] = x[k]; /* line k's first 32 bytes, parked */
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) /* rows q + k | q + n + k */
+            x[k] = tposei_avx2_pair(s + (q + k) * src_stride, s + (q + n + k) * src_stride);
+        if (n > 1) tposei_avx2_net(x, esize);
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) {
+            _mm256_stream_si256((__m256i *)(d + k * dst_stride), first[k]);
+            _mm256_stream_si256((__m256i *)(d + k * dst_stride + 32), x[k]);
+        }
+    }
+}
+TPOSEI_TILE_KERNEL(tposei_u8_64x64_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 1)
+TPOSEI_TILE_KERNEL(tposei_u16_32x32_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 2)
+TPOSEI_TILE_KERNEL(tposei_u32_16x16_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 4)
+TPOSEI_TILE_KERNEL(tposei_u64_8x8_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 8)
+TPOSEI_TILE_KERNEL(tposei_u128_4x4_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 16)
+
+/* The line tile by quadrants: the four 32-byte tiles into a 64-byte-wide L1 scratch, the
+   two of a column half side by side, each scratch row then streamed as one line. Only
+   through the L1 copy below, for elements of 4 bytes or more on aliasing strides, where it
+   measured better than the groups (medians of 9 interleaved runs, groups -> quadrants:
+   1536x1024 f32 0.91 -> 1.03, 4096^2 f32 0.62 -> 0.69, 2048x1024 f32 0.77 -> 0.85; 1024^2
+   and 2048^2 f64 equal; bytes and u16 the other way, 1024x2048 u16 0.87 -> 0.78). */
+#define TPOSEI_AVX2_QUADS_KERNEL(name, quad, esize)                                         \
     TPOSEI_AVX2_INLINE void name(unsigned char *dst, size_t dst_stride,                     \
                                  const unsigned char *src, size_t src_stride)               \
     {                                                                                       \
@@ -426,7 +475,10 @@ TPOSEI_AVX2_INLINE void tposei_avx2_stage(__m256i *copy, const unsigned char *sr
    0.68 -> 0.85, 2048^2 u16 0.65 -> 0.94. It gained on other strides too for elements of up
    to 4 bytes (medians of 5: 8256^2 f32 1.03 -> 1.11, 10000x3000 f32 0.93 -> 1.05, 2112^2 f32
    1.20 -> 1.26, 16448^2 bytes 0.75 -> 0.77, 2112^2 bytes and u16 equal) but lost for 8 bytes,
-   whose tile is 8 rows (of 4: 5824^2 f64 0.97 -> 0.86, 3000^2 f64 1.45 -> 1.35). */
+   whose tile is 8 rows (of 4: 5824^2 f64 0.97 -> 0.86, 3000^2 f64 1.45 -> 1.35). Those
+   figures are the quadrant tile's on the Zen 4 guest with AVX-512; the groups tile above
+   reads directly wherever the rows spread over L1, and through the copy only where they do
+   not. */
 #define TPOSEI_AVX2_STAGED_KERNEL(name, line, esize)                                        \
     TPOSEI_AVX2_INLINE void name(unsigned char *dst, size_t dst_stride,                     \
                                  const unsigned char *src, size_t src_stride)               \
@@ -542,9 +594,11 @@ enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
 /* Each line tile: read directly (_nt), through its L1 copy (_nt_staged), joined, and by
    corners. */
 #define TPOSEI_AVX2_LINE_KERNELS(shape, quad, esize)                                        \
-    TPOSEI_AVX2_LINE_KERNEL(tposei_##shape##_avx2_nt, quad, esize)                          \
     TPOSEI_AVX2_STAGED_KERNEL(tposei_##shape##_avx2_nt_staged, tposei_##shape##_avx2_nt,    \
                               esize)                                                        \
+    TPOSEI_AVX2_QUADS_KERNEL(tposei_##shape##_avx2_quads, quad, esize)                      \
+    TPOSEI_AVX2_STAGED_KERNEL(tposei_##shape##_avx2_quads_staged,                           \
+                              tposei_##shape##_avx2_quads, esize)                           \
     TPOSEI_AVX2_JOIN_KERNEL(tposei_##shape##_avx2_join, quad, esize)                        \
     TPOSEI_AVX2_PART_KERNEL(tposei_##shape##_avx2_part, quad, esize)
 TPOSEI_AVX2_LINE_KERNELS(u8_64x64, tposei_u8_32x32_avx2, 1)
@@ -552,7 +606,7 @@ TPOSEI_AVX2_LINE_KERNELS(u16_32x32, tposei_u16_16x16_avx2, 2)
 TPOSEI_AVX2_LINE_KERNELS(u32_16x16, tposei_u32_8x8_avx2, 4)
 TPOSEI_AVX2_LINE_KERNELS(u64_8x8, tposei_u64_4x4_avx2, 8)
 TPOSEI_AVX2_LINE_KERNELS(u128_4x4, tposei_u128_2x2_avx2, 16)
-#undef TPOSEI_AVX2_LINE_KERNEL
+#undef TPOSEI_AVX2_QUADS_KERNEL
 #undef TPOSEI_AVX2_STAGED_KERNEL
 #undef TPOSEI_AVX2_PART_KERNEL
 #undef TPOSEI_AVX2_JOIN_KERNEL
@@ -3101,9 +3155,9 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    2112^2 1/2/4/8-byte 0.55 / 0.77 / 0.64 / 0.59 -> 0.95 / 1.01 / 1.23 / 1.25, 16448^2 bytes
    0.43 -> 0.72, 8256^2 f32 0.51 -> 1.02, 5824^2 f64 0.47 -> 0.95, 4096^2 bytes 0.48 -> 0.73,
    8192^2 f32 0.50 -> 0.83. Rows off lines: TPOSEI_AVX2_JOIN_KERNEL. Both line tiles read
-   their source through an L1 copy where the tile rows share few L1 sets; the aligned one
-   also for elements of up to 4 bytes. Dense destinations of short rows off lines take the
-   dense mode first (tposei_dense_run). */
+   their source through an L1 copy where the tile rows share few L1 sets, the aligned one
+   then by quadrants for elements of 4 bytes or more (tposei_avx2_line_groups). Dense
+   destinations of short rows off lines take the dense mode first (tposei_dense_run). */
 #define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape)                            \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
@@ -3114,9 +3168,9 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             tposei_dense_run(job, esize, tile, kernel, tposei_stream_row_avx2);             \
         else if (job->rows >= n && job->cols >= n) {                                        \
             const int spread = tposei_pf_fits_l1(job->src_stride, n);                       \
-            const tposei_tile_fn nt = (esize) <= 4 || !spread                               \
-                                          ? tposei_##shape##_avx2_nt_staged                 \
-                                          : tposei_##shape##_avx2_nt;                       \
+            const tposei_tile_fn nt = spread         ? tposei_##shape##_avx2_nt              \
+                                      : (esize) <= 2 ? tposei_##shape##_avx2_nt_staged       \
+                                                     : tposei_##shape##_avx2_quads_staged;   \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
             tposei_simd_drive(job, esize, n, nt, nt, join, join,                            \
@@ -3259,11 +3313,14 @@ TPOSEI_TWIN(1, 64) TPOSEI_TWIN(2, 32) TPOSEI_TWIN(4, 16) TPOSEI_TWIN(8, 8) TPOSE
 
 #define TPOSEI_TILE(name, feature, esize, tile, nt, kernel)                                 \
     {name, feature, esize, tile, nt, kernel, tposei_twin_e##esize##_##tile}
-/* The AVX2 line tile of a shape, read directly and through its L1 copy. */
+/* The AVX2 line tile of a shape: by groups read directly and through its L1 copy, and by
+   quadrants through the copy. */
 #define TPOSEI_AVX2_LINE_TILES(shape, esize, tile)                                          \
     TPOSEI_TILE(#shape "_avx2_nt", TPOSEI_CPU_AVX2, esize, tile, 1, tposei_##shape##_avx2_nt), \
     TPOSEI_TILE(#shape "_avx2_nt_staged", TPOSEI_CPU_AVX2, esize, tile, 1,                 \
-                tposei_##shape##_avx2_nt_staged)
+                tposei_##shape##_avx2_nt_staged),                                           \
+    TPOSEI_TILE(#shape "_avx2_quads_staged", TPOSEI_CPU_AVX2, esize, tile, 1,              \
+                tposei_##shape##_avx2_quads_staged)
 static const tposei_tile_entry tposei_tile_table[] = {
     TPOSEI_TILE("u8_16x16_sse2", TPOSEI_CPU_SSE2, 1, 16, 0, tposei_u8_16x16_sse2),
     TPOSEI_TILE("u16_8x8_sse2", TPOSEI_CPU_SSE2, 2, 8, 0, tposei_u16_8x8_sse2),
