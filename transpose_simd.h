@@ -2393,6 +2393,196 @@ static TPOSEI_AVX2_FN void tposei_rows16_run(const tposei_job *job, int stream)
         (s > 16 ? tposei_rows16_wide2 : tposei_rows16_wide1)(job, s, stream);
 }
 
+/* Short sides of one 16- or 32-byte vector (w = 16 or 32 bytes of elements; 8 x n floats,
+   n x 8 floats, n x 16 2-byte elements), and of 8 bytes as 2-byte pairs: the network of the
+   32-byte tiles (tposei_avx2_net) on whole rows of the short side, where the shuffle network
+   (tposei_skinny16_out) spends S shuffles per output vector and the tiles have only their
+   edge code. Tall: a step is 64/e dense source rows ("network rows" of w bytes), by groups of
+   16 bytes as in the line tiles (tposei_avx2_line_groups), and leaves one whole line in each
+   of the S destination rows. Wide: a step is 32 bytes of every source row, whose network
+   output is 32 * S contiguous destination bytes, leaving as whole lines. Bytes of 8 go through
+   the 2-byte network, two source rows of 8 bytes making one network row of 2-byte pairs:
+   tall, an in-lane byte shuffle interleaves the two rows (b0 of row 0, b0 of row 1, b1 ...)
+   before the network; wide, the inverse after it splits each pair row into the two
+   destination rows. */
+static const unsigned char tposei_pairs_in[32] = {0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13,
+                                                  6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11,
+                                                  4, 12, 5, 13, 6, 14, 7, 15};
+static const unsigned char tposei_pairs_out[32] = {0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7,
+                                                   9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14,
+                                                   1, 3, 5, 7, 9, 11, 13, 15};
+
+/* The geometry of a vector-side job: network elements of `esize` bytes (2 for byte pairs),
+   network rows of `width` bytes (16 or 32), and the byte shuffle of pairs. */
+typedef struct tposei_vside {
+    size_t esize, width;
+    int pairs;
+} tposei_vside;
+
+/* n network rows k, n + k of 16 bytes from `s` (rows `w` bytes apart), pair-shuffled, through
+   the network: vector j is then 32 bytes of destination row j of the group. */
+TPOSEI_AVX2_INLINE void tposei_vside_group(__m256i *x, const unsigned char *s, size_t w,
+                                           size_t esize, int pairs)
+{
+    const unsigned n = (unsigned)(16 / esize);
+    const __m256i mix = _mm256_loadu_si256((const __m256i *)tposei_pairs_in);
+    unsigned k;
+    TPOSEI_UNROLL
+    for (k = 0; k < n; k++) {
+        x[k] = tposei_avx2_pair(s + k * w, s + (n + k) * w); /* rows k | n + k */
+        if (pairs) x[k] = _mm256_shuffle_epi8(x[k], mix);  /* two 8-byte rows interleaved */
+    }
+    if (n > 1) tposei_avx2_net(x, esize);
+}
+
+/* Tall: each step one line of each destination row, joined with its carry where the rows are
+   off lines (tposei_avx2_seam). */
+TPOSEI_AVX2_INLINE void tposei_vside_tall(const tposei_job *job, tposei_vside v,
+                                          const tposei_avx2_seams *sm, int stream)
+{
+    const size_t n = 16 / v.esize, q = 2 * n, w = v.width, ds = job->dst_stride;
+    const size_t total = job->rows / (v.pairs ? 2 : 1); /* network rows */
+    __m256i x[16], first[16], carry[TPOSEI_SEAMS16_ROWS][2];
+    size_t i = 0, g, k;
+    for (; i + 2 * q <= total; i += 2 * q)
+        TPOSEI_UNROLL
+        for (g = 0; g < w / 16; g++) {
+            const unsigned char *s = job->src + i * w + 16 * g;
+            tposei_vside_group(first, s, w, v.esize, v.pairs);         /* rows 0..q-1 */
+            tposei_vside_group(x, s + q * w, w, v.esize, v.pairs);     /* rows q..2q-1 */
+            TPOSEI_UNROLL
+            for (k = 0; k < n; k++) {
+                unsigned char *d = job->dst + (g * n + k) * ds + i * v.esize;
+                if (sm->on)
+                    tposei_avx2_seam(sm, g * n + k, d, carry[g * n + k], first[k], x[k], i == 0);
+                else
+                    tposei_avx2_put_line(d, first[k], x[k], stream);
+            }
+        }
+    if (sm->on && i > 0) /* the rows' tails after their last streamed lines */
+        for (k = 0; k < job->cols; k++)
+            tposei_avx2_put_line(job->dst + k * ds + (i - 2 * q) * v.esize, carry[k][0],
+                                 carry[k][1], 0);
+    tposei_skinny_rest(job, job->esize, 1, i * (v.pairs ? 2 : 1), stream);
+}
+
+/* Wide: 32 bytes of each of the S source rows per step, as network columns c..c+2n-1 (for
+   pairs, 2-byte columns: destination rows two at a time). 16-byte network rows: vector j
+   holds destination rows c + j (low lane) and c + n + j, and lanes of four vectors make a
+   line. 32-byte ones: two groups of 16 bytes, vector j of group h destination row c + hn + j,
+   two vectors a line. Whole lines go straight out where the destination starts on a line,
+   else through an L1 buffer of whole steps streamed as one run (tposei_rows16_wide). */
+TPOSEI_AVX2_INLINE void tposei_vside_wide(const tposei_job *job, tposei_vside v, int stream)
+{
+    const size_t n = 16 / v.esize, w = v.width, ss = job->src_stride;
+    const size_t cols = v.pairs ? job->cols / 2 : job->cols; /* network columns */
+    const size_t rows = w / v.esize, block = TPOSEI_ROWS16_BUF / (2 * n * w); /* steps */
+    const int buffered = stream && ((uintptr_t)job->dst & (TPOSEI_CACHE_LINE - 1));
+    const __m256i mix = _mm256_loadu_si256((const __m256i *)tposei_pairs_out);
+    __attribute__((aligned(64))) unsigned char buf[TPOSEI_ROWS16_BUF];
+    __m256i x[16];
+    size_t c = 0, c0 = 0, h, j, k;
+    for (; c + 2 * n <= cols; c += 2 * n) {
+        const unsigned char *s = job->src + c * v.esize;
+        unsigned char *d = buffered ? buf + (c - c0) * w : job->dst + c * w;
+        if (buffered && c - c0 == 2 * n * block) { /* the buffered steps leave as one run */
+            tposei_stream_row_avx2(job->dst + c0 * w, buf, (c - c0) * w);
+            c0 = c;
+            d = buf;
+        }
+        if (w == 16) {
+            TPOSEI_UNROLL
+            for (k = 0; k < rows; k++) x[k] = _mm256_loadu_si256((const __m256i *)(s + k * ss));
+            tposei_avx2_net(x, v.esize);
+            TPOSEI_UNROLL
+            for (j = 0; j < n; j += 4) {
+                if (v.pairs)
+                    for (k = 0; k < 4; k++) x[j + k] = _mm256_shuffle_epi8(x[j + k], mix);
+                /* rows c + j.. (low lanes) and c + n + j.. (high lanes), four a line */
+                tposei_avx2_put_line(d + j * 16, _mm256_permute2x128_si256(x[j], x[j + 1], 0x20),
+                                     _mm256_permute2x128_si256(x[j + 2], x[j + 3], 0x20),
+                                     stream);
+                tposei_avx2_put_line(d + (n + j) * 16,
+                                     _mm256_permute2x128_si256(x[j], x[j + 1], 0x31),
+                                     _mm256_permute2x128_si256(x[j + 2], x[j + 3], 0x31),
+                                     stream);
+            }
+        } else
+            TPOSEI_UNROLL
+            for (h = 0; h < 2; h++) {
+                tposei_vside_group(x, s + 16 * h, ss, v.esize, 0);
+                TPOSEI_UNROLL
+                for (j = 0; j < n; j += 2)
+                    tposei_avx2_put_line(d + (h * n + j) * 32, x[j], x[j + 1], stream);
+            }
+    }
+    if (buffered) tposei_stream_row_avx2(job->dst + c0 * w, buf, (c - c0) * w);
+    tposei_skinny_rest(job, job->esize, 0, c * (v.pairs ? 2 : 1), stream);
+}
+
+/* The vector-side geometry of a side of s elements, tall or wide; width 0 where none. Tall
+   takes 16- and 32-byte rows and bytes of 8; wide the same where a line holds whole vectors
+   of four rows (16 bytes: 2-byte and 4-byte elements) or two (32 bytes: 2- to 8-byte). */
+TPOSEI_FORCE_INLINE tposei_vside tposei_vside_of(size_t s, size_t esize, int tall)
+{
+    tposei_vside v;
+    v.pairs = esize == 1 && s == 8;
+    v.esize = v.pairs ? 2 : esize;
+    v.width = v.pairs ? 16 : s * esize;
+    if (v.width != 16 && v.width != 32) v.width = 0;
+    if (!tall && !v.pairs && (v.esize > (v.width == 16 ? 4 : 8) || v.esize == 1)) v.width = 0;
+    return v;
+}
+
+/* 1 when the vector-side path takes this job: a dense side of its geometry and a long side of
+   at least 4 steps (256 elements). */
+TPOSEI_FORCE_INLINE int tposei_vside_fits(const tposei_job *job, size_t esize)
+{
+    const int tall = job->cols < job->rows;
+    const size_t s = tall ? job->cols : job->rows;
+    const size_t dense = tall ? job->src_stride : job->dst_stride;
+    return dense == s * esize && tposei_vside_of(s, esize, tall).width &&
+           (tall ? job->rows : job->cols) >= 256;
+}
+
+/* The loops as one function per geometry, its sizes constants (with them left to run time,
+   every unpack went through a switch on the element size: 4000000x4 floats 0.39 against
+   1.13 for the shuffle network). */
+#define TPOSEI_VSIDE_FN(e, w, p)                                                             \
+    static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_vside_##e##_##w##_##p(      \
+        const tposei_job *job, int tall, int stream)                                         \
+    {                                                                                        \
+        tposei_vside v;                                                                      \
+        v.esize = e;                                                                         \
+        v.width = w;                                                                         \
+        v.pairs = p;                                                                         \
+        if (tall) {                                                                          \
+            tposei_avx2_seams seams;                                                         \
+            tposei_avx2_seams_set(&seams, job, job->cols, stream);                           \
+            tposei_vside_tall(job, v, &seams, stream);                                       \
+        } else                                                                               \
+            tposei_vside_wide(job, v, stream);                                               \
+    }
+#define TPOSEI_VSIDE_LIST(X)                                                                 \
+    X(2, 16, 1) X(1, 16, 0) X(2, 16, 0) X(4, 16, 0) X(8, 16, 0) X(16, 16, 0) X(1, 32, 0)    \
+    X(2, 32, 0) X(4, 32, 0) X(8, 32, 0) X(16, 32, 0)
+TPOSEI_VSIDE_LIST(TPOSEI_VSIDE_FN)
+#define TPOSEI_VSIDE_CASE(e, w, p)                                                           \
+    if (v.esize == e && v.width == w && v.pairs == p) {                                      \
+        tposei_vside_##e##_##w##_##p(job, tall, stream);                                     \
+        return;                                                                              \
+    }
+
+static void tposei_vside_run(const tposei_job *job, size_t esize, int stream)
+{
+    const int tall = job->cols < job->rows;
+    const tposei_vside v = tposei_vside_of(tall ? job->cols : job->rows, esize, tall);
+    TPOSEI_VSIDE_LIST(TPOSEI_VSIDE_CASE)
+}
+#undef TPOSEI_VSIDE_FN
+#undef TPOSEI_VSIDE_CASE
+#undef TPOSEI_VSIDE_LIST
+
 /* The AVX2 skinny paths: bytes with a short side of 9-31 through tposei_rows16_run, short
    sides of tposei_skinny16_side through the shuffle network; 1 when one took the job. Where
    the network does not fit (a padded matrix, a long side of under 4 chunks) such a side,
@@ -2406,7 +2596,17 @@ static int tposei_try_skinny16(const tposei_job *job, size_t esize, int stream)
 {
     const size_t side = tposei_min(job->rows, job->cols);
     const int rows16 = tposei_rows16_side(side, esize);
-    if (!rows16 && !tposei_skinny16_side(side, esize, stream)) return 0;
+    const int skinny = tposei_skinny16_side(side, esize, stream);
+    if (tposei_vside_fits(job, esize)) {
+        tposei_vside_run(job, esize, stream);
+        return 1;
+    }
+    if (job->rows < job->cols && esize > 1 && !skinny &&
+        tposei_vside_of(side, esize, 0).width) { /* padded: see tposei_simd_edges_only */
+        tposei_swar_body(job, esize);
+        return 1;
+    }
+    if (!rows16 && !skinny) return 0;
     if (rows16 && tposei_rows16_fits(job))
         tposei_rows16_run(job, stream);
     else if (!rows16 && tposei_skinny_fits(job, esize))
@@ -3027,7 +3227,9 @@ static int tposei_try_skinny(const tposei_job *job, size_t esize, int stream)
    normally (no line is whole to stream). One run each, avx2-stream against the portable kernel
    AUTO takes instead: 8x4000000 floats 0.39 / 1.03 (swar), 16x4000000 2-byte 0.37 / 0.73,
    4x4000000 doubles 0.33 / 0.92 (blocked), 12x2000000 floats 0.39 / 0.94, 2x4000000
-   16-byte 0.40 / 1.17 (prefetch); bytes gain nothing (32x4000000 0.34 / 0.26). */
+   16-byte 0.40 / 1.17 (prefetch); bytes gain nothing (32x4000000 0.34 / 0.26). Sides of one
+   vector (tposei_vside_of: 8 x n floats, 16 x n 2-byte, 4 x n doubles) are AVX2's again,
+   through its vector-side path, or SWAR from inside it where the matrix is padded. */
 static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size_t esize)
 {
     const int avx512 = k == TPOSE_KERNEL_AVX512 || k == TPOSE_KERNEL_AVX512_STREAM;
@@ -3035,7 +3237,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
     const size_t tile = bytes / esize ? bytes / esize : 1, side = rows < cols ? rows : cols;
     if ((k == TPOSE_KERNEL_AVX2 || k == TPOSE_KERNEL_AVX2_STREAM) &&
         (tposei_skinny16_side(side, esize, k == TPOSE_KERNEL_AVX2_STREAM) ||
-         tposei_rows16_side(side, esize)))
+         tposei_rows16_side(side, esize) || tposei_vside_of(side, esize, cols < rows).width))
         return 0; /* tposei_try_skinny16 */
     if (k == TPOSE_KERNEL_AVX2_STREAM && esize > 1 && rows < TPOSEI_CACHE_LINE / esize)
         return 1;

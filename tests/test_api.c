@@ -167,9 +167,14 @@ static void kernel_limit(void)
         TT_CHECK(tpose_kernel_auto(3, 20000, 4) == TPOSE_KERNEL_AVX2, "3 floats in cache");
         TT_CHECK(tpose_kernel_auto(5, 20000, 4) == TPOSE_KERNEL_SWAR, "5 floats in cache");
         TT_CHECK(tpose_kernel_auto(4000000, 8, 8) == TPOSE_KERNEL_AVX2_STREAM, "8 doubles");
-        /* destination rows under a line: the portable kernels */
-        TT_CHECK(tpose_kernel_auto(8, 4000000, 4) == TPOSE_KERNEL_SWAR, "8 floats, short rows");
-        TT_CHECK(tpose_kernel_auto(4, 4000000, 8) == TPOSE_KERNEL_PREFETCH, "4 doubles");
+        /* destination rows under a line: the portable kernels, but for rows of one vector
+           (the vector-side path) */
+        TT_CHECK(tpose_kernel_auto(12, 2000000, 4) == TPOSE_KERNEL_SWAR, "12 floats, short rows");
+        TT_CHECK(tpose_kernel_auto(5, 4000000, 8) == TPOSE_KERNEL_PREFETCH, "5 doubles");
+        TT_CHECK(tpose_kernel_auto(8, 4000000, 4) == TPOSE_KERNEL_AVX2_STREAM, "8 floats");
+        TT_CHECK(tpose_kernel_auto(4, 4000000, 8) == TPOSE_KERNEL_AVX2_STREAM, "4 doubles");
+        TT_CHECK(tpose_kernel_auto(16, 4000000, 2) == TPOSE_KERNEL_AVX2_STREAM, "16 2-byte");
+        TT_CHECK(tpose_kernel_auto(4, 20000, 4) == TPOSE_KERNEL_AVX2, "4 floats in cache");
         TT_CHECK(tpose_kernel_auto(16, 4000000, 4) == TPOSE_KERNEL_AVX2_STREAM, "64-byte rows");
         TT_CHECK(tpose_kernel_auto(4000000, 8, 4) == TPOSE_KERNEL_AVX2_STREAM, "8 floats wide");
         TT_CHECK(tpose_kernel_auto(32, 4000000, 1) == TPOSE_KERNEL_AVX2_STREAM, "32 bytes");

@@ -131,6 +131,22 @@ static void check_skinny(tpose_kernel k)
     for (s = 9; s <= 31; s++) check_shape(k, s, 1067, 1, 1067, s, 0, 3);
 }
 
+/* AVX2's vector sides (tposei_vside_run: short sides of 16 or 32 bytes, bytes of 8), tall
+   and wide, with the destination at every offset from a cache line (tall: joined rows; wide:
+   the L1 buffer's runs) and a long side past several of the buffer's blocks. */
+static void check_vside(tpose_kernel k)
+{
+    static const size_t sides[][2] = {{8, 1}, {16, 1}, {32, 1}, {8, 2}, {16, 2}, {4, 4},
+                                      {8, 4}, {2, 8}, {4, 8}, {2, 16}};
+    size_t i, off;
+    for (i = 0; i < sizeof sides / sizeof sides[0]; i++)
+        for (off = 0; off < 64; off += sides[i][1] == 1 ? 1 : 3) {
+            const size_t s = sides[i][0], esize = sides[i][1], n = 4099 / esize;
+            check_shape(k, n, s, esize, s, n, off % 7, off);  /* tall */
+            check_shape(k, s, n, esize, n, s, off % 5, off);  /* wide */
+        }
+}
+
 /* Destinations on cache lines with strides of whole lines (direct non-temporal tiles), and
    the same shapes one byte off (the buffered mode), crossing every band and block edge. */
 static void check_large(tpose_kernel k)
@@ -277,6 +293,8 @@ int main(int argc, char **argv)
         if (feature == TPOSEI_CPU_AVX2) { /* the skinny path without VBMI */
             check_skinny(k);
             check_skinny((tpose_kernel)(k - 1));
+            check_vside(k);
+            check_vside((tpose_kernel)(k - 1));
         }
         if (feature == TPOSEI_CPU_AVX512) {
             check_tall8(k);
