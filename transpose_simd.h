@@ -16,8 +16,9 @@
    | 16      | 128-bit     | u128_2x2           | u128_4x4      |
    |         | moves       |                    |               |
 
-   The AVX2 stream mode also has line tiles of 64 bytes a side, by four groups of rows
-   through two 32-byte networks each (u8_64x64_avx2_nt ...); the article's AVX2 byte network is kept beside the unpack one
+   The AVX2 stream mode also has line tiles of 64 bytes a side (u8_64x64_avx2_nt: each
+   source line read once, through an L1 block; the others by four groups of rows through two
+   32-byte networks each); the article's AVX2 byte network is kept beside the unpack one
    (tposei_u8_32x32_avx2_article). Every other tile is one network: a vector of L
    128-bit lanes holds L source rows n = 16/esize apart (n elements of each), log2(n) stages
    of unpack lo/hi transpose every lane's n x n block at once, and each result vector is then
@@ -384,18 +385,26 @@ TPOSEI_TILE_KERNEL(tposei_u128_2x2_avx2, TPOSEI_AVX2_INLINE, tposei_avx2_tile, 1
    non-temporal stores back to back: they fill one write-combining buffer, which drains as
    one full line with no read for ownership. The AVX-512 line tiles store each row from one
    register; AVX2 has 16 of 32 bytes, and the byte quadrant alone takes 32.
-   The tile goes by four groups of 16/esize destination rows (16 bytes of every source row
-   each): the network of the 32-byte tiles on the tile's first 32/esize source rows gives the
-   first half of each of the group's lines, parked in L1; the same network on the last
-   32/esize rows gives the second halves, and each line leaves from its parked half and a
-   register. The quadrant tile below (four 32-byte tiles into a 64-byte-wide L1 scratch, every
-   line's both halves parked) stores twice as much to L1 before streaming. On the Zen 4 guest
-   without AVX-512 (AUTO is avx2-stream there), medians of 5-7 interleaved runs, quadrants
-   through the L1 copy -> groups read directly: 2112^2 u8 0.72 -> 0.87, u16 0.80 -> 1.03, f32
-   0.98 -> 1.09, 16448^2 u8 0.65 -> 0.72, 8256^2 f32 0.88 -> 0.92; 2112^2 f64 1.06 -> 1.11
-   (quadrants read directly before). Streaming the first halves at once instead of parking
-   them leaves 16 lines open per group: 2112^2 bytes 0.17, u16 0.87, f32 unchanged, so this
-   CPU combines fewer than 16 lines at a time. */
+   Elements of 2 bytes and more go by four groups of 16/esize destination rows (16 bytes of
+   every source row each): the network of the 32-byte tiles on the tile's first 32/esize
+   source rows gives the first half of each of the group's lines, parked in L1; the same
+   network on the last 32/esize rows gives the second halves, and each line leaves from its
+   parked half and a register. The quadrant tile below (four 32-byte tiles into a 64-byte-wide
+   L1 scratch, every line's both halves parked) stores twice as much to L1 before streaming.
+   On the Zen 4 guest without AVX-512 (AUTO is avx2-stream there), medians of 5-7 interleaved
+   runs, quadrants through the L1 copy -> groups read directly: 2112^2 u16 0.80 -> 1.03, f32
+   0.98 -> 1.09, 8256^2 f32 0.88 -> 0.92; 2112^2 f64 1.06 -> 1.11 (quadrants read directly
+   before); bytes 2112^2 0.72 -> 0.87, 16448^2 0.65 -> 0.72 (bytes now read each line once:
+   tposei_u8_64x64_avx2_nt). Streaming the first halves at once instead of parking them
+   leaves 16 lines open per group: 2112^2 bytes 0.17, u16 0.87, f32 unchanged, so this CPU
+   combines fewer than 16 lines at a time. */
+/* One line of destination from two 32-byte halves, streamed back to back. */
+TPOSEI_AVX2_INLINE void tposei_avx2_stream_line(unsigned char *d, __m256i lo, __m256i hi)
+{
+    _mm256_stream_si256((__m256i *)d, lo);
+    _mm256_stream_si256((__m256i *)(d + 32), hi);
+}
+
 TPOSEI_AVX2_INLINE void tposei_avx2_line_groups(unsigned char *dst, size_t dst_stride,
                                                 const unsigned char *src, size_t src_stride,
                                                 size_t esize)
@@ -417,13 +426,88 @@ TPOSEI_AVX2_INLINE void tposei_avx2_line_groups(unsigned char *dst, size_t dst_s
             x[k] = tposei_avx2_pair(s + (q + k) * src_stride, s + (q + n + k) * src_stride);
         if (n > 1) tposei_avx2_net(x, esize);
         TPOSEI_UNROLL
-        for (k = 0; k < n; k++) {
-            _mm256_stream_si256((__m256i *)(d + k * dst_stride), first[k]);
-            _mm256_stream_si256((__m256i *)(d + k * dst_stride + 32), x[k]);
-        }
+        for (k = 0; k < n; k++) tposei_avx2_stream_line(d + k * dst_stride, first[k], x[k]);
     }
 }
-TPOSEI_TILE_KERNEL(tposei_u8_64x64_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 1)
+
+/* Eight source rows of 32 bytes (row i in a[i]) to eight vectors of 8-byte column pieces:
+   three in-lane unpack stages, so that vector v holds, in each 16-byte lane, columns 2v and
+   2v + 1 of the lane's 16 (eight rows, 8 bytes each). */
+TPOSEI_AVX2_INLINE void tposei_u8_8rows_avx2(__m256i *a, __m256i *out)
+{
+    __m256i b[8];
+    unsigned i;
+    TPOSEI_UNROLL
+    for (i = 0; i < 4; i++) {
+        b[i] = _mm256_unpacklo_epi8(a[2 * i], a[2 * i + 1]);     /* rows 2i, 2i+1: cols 0-7 */
+        b[4 + i] = _mm256_unpackhi_epi8(a[2 * i], a[2 * i + 1]); /* cols 8-15 */
+    }
+    TPOSEI_UNROLL
+    for (i = 0; i < 8; i += 4) { /* rows 0-3 and 4-7 of cols 0-3, 4-7 (8-11, 12-15) */
+        a[i] = _mm256_unpacklo_epi16(b[i], b[i + 1]);
+        a[i + 1] = _mm256_unpackhi_epi16(b[i], b[i + 1]);
+        a[i + 2] = _mm256_unpacklo_epi16(b[i + 2], b[i + 3]);
+        a[i + 3] = _mm256_unpackhi_epi16(b[i + 2], b[i + 3]);
+    }
+    TPOSEI_UNROLL
+    for (i = 0; i < 8; i += 4) { /* rows 0-7 of cols 0-1, 2-3, 4-5, 6-7 (8-9 ... 14-15) */
+        out[i / 2 * 2 + 0] = _mm256_unpacklo_epi32(a[i], a[i + 2]);
+        out[i / 2 * 2 + 1] = _mm256_unpackhi_epi32(a[i], a[i + 2]);
+        out[i / 2 * 2 + 2] = _mm256_unpacklo_epi32(a[i + 1], a[i + 3]);
+        out[i / 2 * 2 + 3] = _mm256_unpackhi_epi32(a[i + 1], a[i + 3]);
+    }
+}
+
+/* The byte line tile reading each source line once, whole, and streaming lines four at a
+   time (the AVX-512 rows-once tile's plan in AVX2 vectors). First pass: each group of eight
+   rows, each 32-byte half, through tposei_u8_8rows_avx2 into a 4 KiB L1 block (park[R][v]:
+   rows 8R..8R+7, columns 2v, 2v+1 of each lane). Second pass: for each v, the column pieces
+   of rows 16p..16p+15 pair up by one 64-bit unpack (lo: column 2v, hi: 2v + 1, each lane)
+   and the 128-bit lanes of p = 0, 1 and p = 2, 3 make the two halves of four lines. The
+   groups tile parks less but reads each line four times, 16 bytes at a time, and leaves 16
+   lines per network; by the staged copy where rows crowd L1. On the Zen 4 guest without
+   AVX-512, medians of 5 interleaved runs, groups -> this: 16448^2 0.66 -> 0.77, 2112^2 0.89
+   -> 0.96, 4096x1024 0.71 -> 0.80, and with no copy on aliasing strides 4096^2 0.56 -> 0.62,
+   8192^2 0.46 -> 0.60. The same plan on groups of 16 rows (one 16-row network each, lanes
+   paired in the second pass) measured below the groups tile (16448^2 0.64, 2112^2 0.77). A
+   fake tile that only copied each source line to its destination line, same walk, reached
+   0.96 and 1.34: the tile, not the memory pattern, bounds these shapes. */
+TPOSEI_AVX2_INLINE void tposei_u8_64x64_avx2_nt(unsigned char *dst, size_t dst_stride,
+                                                const unsigned char *src, size_t src_stride)
+{
+    __m256i park[8][16], a[8];
+    unsigned R, h, i, v, p;
+    for (R = 0; R < 8; R++)
+        TPOSEI_UNROLL
+        for (h = 0; h < 2; h++) { /* bytes 32h.. of rows 8R..8R+7 */
+            TPOSEI_UNROLL
+            for (i = 0; i < 8; i++)
+                a[i] = _mm256_loadu_si256(
+                    (const __m256i *)(src + (8 * R + i) * src_stride + 32 * h));
+            tposei_u8_8rows_avx2(a, park[R] + 8 * h);
+        }
+    for (v = 0; v < 16; v++) {
+        const size_t c = 32 * (v / 8) + 2 * (v % 8); /* the lines c, c + 1, c + 16, c + 17 */
+        __m256i lo[4], hi[4];
+        TPOSEI_UNROLL
+        for (p = 0; p < 4; p++) { /* rows 16p..16p+15 of column c (lo), c + 1 (hi) */
+            lo[p] = _mm256_unpacklo_epi64(park[2 * p][v], park[2 * p + 1][v]);
+            hi[p] = _mm256_unpackhi_epi64(park[2 * p][v], park[2 * p + 1][v]);
+        }
+        tposei_avx2_stream_line(dst + c * dst_stride,
+                                _mm256_permute2x128_si256(lo[0], lo[1], 0x20),
+                                _mm256_permute2x128_si256(lo[2], lo[3], 0x20));
+        tposei_avx2_stream_line(dst + (c + 1) * dst_stride,
+                                _mm256_permute2x128_si256(hi[0], hi[1], 0x20),
+                                _mm256_permute2x128_si256(hi[2], hi[3], 0x20));
+        tposei_avx2_stream_line(dst + (c + 16) * dst_stride,
+                                _mm256_permute2x128_si256(lo[0], lo[1], 0x31),
+                                _mm256_permute2x128_si256(lo[2], lo[3], 0x31));
+        tposei_avx2_stream_line(dst + (c + 17) * dst_stride,
+                                _mm256_permute2x128_si256(hi[0], hi[1], 0x31),
+                                _mm256_permute2x128_si256(hi[2], hi[3], 0x31));
+    }
+}
 TPOSEI_TILE_KERNEL(tposei_u16_32x32_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 2)
 TPOSEI_TILE_KERNEL(tposei_u32_16x16_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 4)
 TPOSEI_TILE_KERNEL(tposei_u64_8x8_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 8)
@@ -594,11 +678,6 @@ enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
 /* Each line tile: read directly (_nt), through its L1 copy (_nt_staged), joined, and by
    corners. */
 #define TPOSEI_AVX2_LINE_KERNELS(shape, quad, esize)                                        \
-    TPOSEI_AVX2_STAGED_KERNEL(tposei_##shape##_avx2_nt_staged, tposei_##shape##_avx2_nt,    \
-                              esize)                                                        \
-    TPOSEI_AVX2_QUADS_KERNEL(tposei_##shape##_avx2_quads, quad, esize)                      \
-    TPOSEI_AVX2_STAGED_KERNEL(tposei_##shape##_avx2_quads_staged,                           \
-                              tposei_##shape##_avx2_quads, esize)                           \
     TPOSEI_AVX2_JOIN_KERNEL(tposei_##shape##_avx2_join, quad, esize)                        \
     TPOSEI_AVX2_PART_KERNEL(tposei_##shape##_avx2_part, quad, esize)
 TPOSEI_AVX2_LINE_KERNELS(u8_64x64, tposei_u8_32x32_avx2, 1)
@@ -606,6 +685,18 @@ TPOSEI_AVX2_LINE_KERNELS(u16_32x32, tposei_u16_16x16_avx2, 2)
 TPOSEI_AVX2_LINE_KERNELS(u32_16x16, tposei_u32_8x8_avx2, 4)
 TPOSEI_AVX2_LINE_KERNELS(u64_8x8, tposei_u64_4x4_avx2, 8)
 TPOSEI_AVX2_LINE_KERNELS(u128_4x4, tposei_u128_2x2_avx2, 16)
+/* The tiles for source strides that crowd L1 (tposei_pf_fits_l1 false): the groups tile
+   through its copy for 2-byte elements, the quadrants through theirs from 4 bytes (bytes read
+   each line once anyway). */
+#define TPOSEI_AVX2_QUADS_STAGED(shape, quad, esize)                                        \
+    TPOSEI_AVX2_QUADS_KERNEL(tposei_##shape##_avx2_quads, quad, esize)                      \
+    TPOSEI_AVX2_STAGED_KERNEL(tposei_##shape##_avx2_quads_staged,                           \
+                              tposei_##shape##_avx2_quads, esize)
+TPOSEI_AVX2_STAGED_KERNEL(tposei_u16_32x32_avx2_nt_staged, tposei_u16_32x32_avx2_nt, 2)
+TPOSEI_AVX2_QUADS_STAGED(u32_16x16, tposei_u32_8x8_avx2, 4)
+TPOSEI_AVX2_QUADS_STAGED(u64_8x8, tposei_u64_4x4_avx2, 8)
+TPOSEI_AVX2_QUADS_STAGED(u128_4x4, tposei_u128_2x2_avx2, 16)
+#undef TPOSEI_AVX2_QUADS_STAGED
 #undef TPOSEI_AVX2_QUADS_KERNEL
 #undef TPOSEI_AVX2_STAGED_KERNEL
 #undef TPOSEI_AVX2_PART_KERNEL
@@ -3360,7 +3451,7 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    their source through an L1 copy where the tile rows share few L1 sets, the aligned one
    then by quadrants for elements of 4 bytes or more (tposei_avx2_line_groups). Dense
    destinations of short rows off lines take the dense mode first (tposei_dense_run). */
-#define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape)                            \
+#define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias)                          \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         const size_t n = 64 / (esize);                                                      \
@@ -3370,9 +3461,7 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             tposei_dense_run(job, esize, tile, kernel, tposei_stream_row_avx2);             \
         else if (job->rows >= n && job->cols >= n) {                                        \
             const int spread = tposei_pf_fits_l1(job->src_stride, n);                       \
-            const tposei_tile_fn nt = spread         ? tposei_##shape##_avx2_nt              \
-                                      : (esize) <= 2 ? tposei_##shape##_avx2_nt_staged       \
-                                                     : tposei_##shape##_avx2_quads_staged;   \
+            const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
             tposei_simd_drive(job, esize, n, nt, nt, join, join,                            \
@@ -3382,11 +3471,16 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL,             \
                               tposei_stream_row_avx2, TPOSEI_CARRY_LINES);                  \
     }
-TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64)
-TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32)
-TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e4, 4, 8, tposei_u32_8x8_avx2, u32_16x16)
-TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e8, 8, 4, tposei_u64_4x4_avx2, u64_8x8)
-TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e16, 16, 2, tposei_u128_2x2_avx2, u128_4x4)
+TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64,
+                       tposei_u8_64x64_avx2_nt)
+TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32,
+                       tposei_u16_32x32_avx2_nt_staged)
+TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e4, 4, 8, tposei_u32_8x8_avx2, u32_16x16,
+                       tposei_u32_16x16_avx2_quads_staged)
+TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e8, 8, 4, tposei_u64_4x4_avx2, u64_8x8,
+                       tposei_u64_8x8_avx2_quads_staged)
+TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e16, 16, 2, tposei_u128_2x2_avx2, u128_4x4,
+                       tposei_u128_4x4_avx2_quads_staged)
 #undef TPOSEI_AVX2_STREAM_RUN
 
 TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)
@@ -3515,14 +3609,6 @@ TPOSEI_TWIN(1, 64) TPOSEI_TWIN(2, 32) TPOSEI_TWIN(4, 16) TPOSEI_TWIN(8, 8) TPOSE
 
 #define TPOSEI_TILE(name, feature, esize, tile, nt, kernel)                                 \
     {name, feature, esize, tile, nt, kernel, tposei_twin_e##esize##_##tile}
-/* The AVX2 line tile of a shape: by groups read directly and through its L1 copy, and by
-   quadrants through the copy. */
-#define TPOSEI_AVX2_LINE_TILES(shape, esize, tile)                                          \
-    TPOSEI_TILE(#shape "_avx2_nt", TPOSEI_CPU_AVX2, esize, tile, 1, tposei_##shape##_avx2_nt), \
-    TPOSEI_TILE(#shape "_avx2_nt_staged", TPOSEI_CPU_AVX2, esize, tile, 1,                 \
-                tposei_##shape##_avx2_nt_staged),                                           \
-    TPOSEI_TILE(#shape "_avx2_quads_staged", TPOSEI_CPU_AVX2, esize, tile, 1,              \
-                tposei_##shape##_avx2_quads_staged)
 static const tposei_tile_entry tposei_tile_table[] = {
     TPOSEI_TILE("u8_16x16_sse2", TPOSEI_CPU_SSE2, 1, 16, 0, tposei_u8_16x16_sse2),
     TPOSEI_TILE("u16_8x8_sse2", TPOSEI_CPU_SSE2, 2, 8, 0, tposei_u16_8x8_sse2),
@@ -3535,11 +3621,20 @@ static const tposei_tile_entry tposei_tile_table[] = {
     TPOSEI_TILE("u32_8x8_avx2", TPOSEI_CPU_AVX2, 4, 8, 0, tposei_u32_8x8_avx2),
     TPOSEI_TILE("u64_4x4_avx2", TPOSEI_CPU_AVX2, 8, 4, 0, tposei_u64_4x4_avx2),
     TPOSEI_TILE("u128_2x2_avx2", TPOSEI_CPU_AVX2, 16, 2, 0, tposei_u128_2x2_avx2),
-    TPOSEI_AVX2_LINE_TILES(u8_64x64, 1, 64),
-    TPOSEI_AVX2_LINE_TILES(u16_32x32, 2, 32),
-    TPOSEI_AVX2_LINE_TILES(u32_16x16, 4, 16),
-    TPOSEI_AVX2_LINE_TILES(u64_8x8, 8, 8),
-    TPOSEI_AVX2_LINE_TILES(u128_4x4, 16, 4),
+    /* the AVX2 line tiles, read directly and for strides that crowd L1 */
+    TPOSEI_TILE("u8_64x64_avx2_nt", TPOSEI_CPU_AVX2, 1, 64, 1, tposei_u8_64x64_avx2_nt),
+    TPOSEI_TILE("u16_32x32_avx2_nt", TPOSEI_CPU_AVX2, 2, 32, 1, tposei_u16_32x32_avx2_nt),
+    TPOSEI_TILE("u16_32x32_avx2_nt_staged", TPOSEI_CPU_AVX2, 2, 32, 1,
+                tposei_u16_32x32_avx2_nt_staged),
+    TPOSEI_TILE("u32_16x16_avx2_nt", TPOSEI_CPU_AVX2, 4, 16, 1, tposei_u32_16x16_avx2_nt),
+    TPOSEI_TILE("u32_16x16_avx2_quads_staged", TPOSEI_CPU_AVX2, 4, 16, 1,
+                tposei_u32_16x16_avx2_quads_staged),
+    TPOSEI_TILE("u64_8x8_avx2_nt", TPOSEI_CPU_AVX2, 8, 8, 1, tposei_u64_8x8_avx2_nt),
+    TPOSEI_TILE("u64_8x8_avx2_quads_staged", TPOSEI_CPU_AVX2, 8, 8, 1,
+                tposei_u64_8x8_avx2_quads_staged),
+    TPOSEI_TILE("u128_4x4_avx2_nt", TPOSEI_CPU_AVX2, 16, 4, 1, tposei_u128_4x4_avx2_nt),
+    TPOSEI_TILE("u128_4x4_avx2_quads_staged", TPOSEI_CPU_AVX2, 16, 4, 1,
+                tposei_u128_4x4_avx2_quads_staged),
     TPOSEI_TILE("u8_64x64_avx512", TPOSEI_CPU_AVX512, 1, 64, 0, tposei_u8_64x64_avx512),
     TPOSEI_TILE("u32_16x16_avx512", TPOSEI_CPU_AVX512, 4, 16, 0, tposei_u32_16x16_avx512),
     TPOSEI_TILE("u64_8x8_avx512", TPOSEI_CPU_AVX512, 8, 8, 0, tposei_u64_8x8_avx512),
@@ -3557,7 +3652,6 @@ static const tposei_tile_entry tposei_tile_table[] = {
     TPOSEI_TILE("u64_tall8_avx512_nt", TPOSEI_CPU_AVX512, 8, 8, 1, tposei_u64_tall8_avx512_nt),
 };
 #undef TPOSEI_TILE
-#undef TPOSEI_AVX2_LINE_TILES
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
