@@ -472,42 +472,95 @@ TPOSEI_AVX2_INLINE void tposei_u8_8rows_avx2(__m256i *a, __m256i *out)
    paired in the second pass) measured below the groups tile (16448^2 0.64, 2112^2 0.77). A
    fake tile that only copied each source line to its destination line, same walk, reached
    0.96 and 1.34: the tile, not the memory pattern, bounds these shapes. */
+TPOSEI_AVX2_INLINE void tposei_u8_64x64_avx2_park(__m256i park[8][16],
+                                                  const unsigned char *src, size_t src_stride)
+{
+    __m256i a[8];
+    unsigned u, i;
+    for (u = 0; u < 16; u++) { /* bytes 32h.. of rows 8R..8R+7, R = u / 2, h = u % 2 */
+        const unsigned R = u / 2, h = u % 2;
+        TPOSEI_UNROLL
+        for (i = 0; i < 8; i++)
+            a[i] = _mm256_loadu_si256((const __m256i *)(src + (8 * R + i) * src_stride + 32 * h));
+        tposei_u8_8rows_avx2(a, park[R] + 8 * h);
+    }
+}
+
+/* The second pass for one v: lines c, c + 1, c + 16, c + 17 (c = 32 (v / 8) + 2 (v % 8)) as
+   halves line[0..7], two a line. */
+TPOSEI_AVX2_INLINE void tposei_u8_avx2_park_lines(__m256i park[8][16], unsigned v,
+                                                  __m256i *line)
+{
+    __m256i lo[4], hi[4];
+    unsigned p;
+    TPOSEI_UNROLL
+    for (p = 0; p < 4; p++) { /* rows 16p..16p+15 of column c (lo), c + 1 (hi) */
+        lo[p] = _mm256_unpacklo_epi64(park[2 * p][v], park[2 * p + 1][v]);
+        hi[p] = _mm256_unpackhi_epi64(park[2 * p][v], park[2 * p + 1][v]);
+    }
+    line[0] = _mm256_permute2x128_si256(lo[0], lo[1], 0x20); /* column c: rows 0-31 */
+    line[1] = _mm256_permute2x128_si256(lo[2], lo[3], 0x20); /* rows 32-63 */
+    line[2] = _mm256_permute2x128_si256(hi[0], hi[1], 0x20); /* column c + 1 */
+    line[3] = _mm256_permute2x128_si256(hi[2], hi[3], 0x20);
+    line[4] = _mm256_permute2x128_si256(lo[0], lo[1], 0x31); /* column c + 16 */
+    line[5] = _mm256_permute2x128_si256(lo[2], lo[3], 0x31);
+    line[6] = _mm256_permute2x128_si256(hi[0], hi[1], 0x31); /* column c + 17 */
+    line[7] = _mm256_permute2x128_si256(hi[2], hi[3], 0x31);
+}
+
+/* The destination row of line k (0-3) of tposei_u8_avx2_park_lines(v). */
+TPOSEI_FORCE_INLINE size_t tposei_u8_avx2_park_row(unsigned v, unsigned k)
+{
+    return 32 * (v / 8) + 2 * (v % 8) + (k & 1) + 16 * (k >> 1);
+}
+
+/* The byte line tile: the first pass, then the second, four lines at a time. */
 TPOSEI_AVX2_INLINE void tposei_u8_64x64_avx2_nt(unsigned char *dst, size_t dst_stride,
                                                 const unsigned char *src, size_t src_stride)
 {
-    __m256i park[8][16], a[8];
-    unsigned R, h, i, v, p;
-    for (R = 0; R < 8; R++)
-        TPOSEI_UNROLL
-        for (h = 0; h < 2; h++) { /* bytes 32h.. of rows 8R..8R+7 */
-            TPOSEI_UNROLL
-            for (i = 0; i < 8; i++)
-                a[i] = _mm256_loadu_si256(
-                    (const __m256i *)(src + (8 * R + i) * src_stride + 32 * h));
-            tposei_u8_8rows_avx2(a, park[R] + 8 * h);
-        }
+    __m256i park[8][16], line[8];
+    unsigned v, k;
+    tposei_u8_64x64_avx2_park(park, src, src_stride);
     for (v = 0; v < 16; v++) {
-        const size_t c = 32 * (v / 8) + 2 * (v % 8); /* the lines c, c + 1, c + 16, c + 17 */
-        __m256i lo[4], hi[4];
+        tposei_u8_avx2_park_lines(park, v, line);
         TPOSEI_UNROLL
-        for (p = 0; p < 4; p++) { /* rows 16p..16p+15 of column c (lo), c + 1 (hi) */
-            lo[p] = _mm256_unpacklo_epi64(park[2 * p][v], park[2 * p + 1][v]);
-            hi[p] = _mm256_unpackhi_epi64(park[2 * p][v], park[2 * p + 1][v]);
-        }
-        tposei_avx2_stream_line(dst + c * dst_stride,
-                                _mm256_permute2x128_si256(lo[0], lo[1], 0x20),
-                                _mm256_permute2x128_si256(lo[2], lo[3], 0x20));
-        tposei_avx2_stream_line(dst + (c + 1) * dst_stride,
-                                _mm256_permute2x128_si256(hi[0], hi[1], 0x20),
-                                _mm256_permute2x128_si256(hi[2], hi[3], 0x20));
-        tposei_avx2_stream_line(dst + (c + 16) * dst_stride,
-                                _mm256_permute2x128_si256(lo[0], lo[1], 0x31),
-                                _mm256_permute2x128_si256(lo[2], lo[3], 0x31));
-        tposei_avx2_stream_line(dst + (c + 17) * dst_stride,
-                                _mm256_permute2x128_si256(hi[0], hi[1], 0x31),
-                                _mm256_permute2x128_si256(hi[2], hi[3], 0x31));
+        for (k = 0; k < 4; k++)
+            tposei_avx2_stream_line(dst + tposei_u8_avx2_park_row(v, k) * dst_stride,
+                                    line[2 * k], line[2 * k + 1]);
     }
 }
+
+/* Two byte line tiles down a tile column (source rows 0-127), for blocks walked down: each
+   destination row's two lines leave back to back, where one tile at a time wrote a row's
+   next line 64 lines later. Destination strides of powers of two drain such pairs of lines
+   better: a store-only test of non-temporal lines on 4 KiB strides moved 0.6-0.7x memcpy's
+   bytes per second one line per row in turn, 1.0x two lines, 1.1x four (1.1x at any count
+   on strides of 2112 or 16448 bytes). avx2-stream, AUTO, medians of 7 interleaved runs, one
+   tile -> two: 4096^2 0.64 -> 0.78, 8192^2 0.60 -> 0.71, 4096x1024 0.86 -> 0.90, 2048^2
+   0.90 -> 0.96 (and 0.62 -> 0.74, 0.55 -> 0.69 in a later run of 5). Streaming the first
+   tile's lines while parking the second (not pairing lines per row) measured 4096^2 0.67,
+   8192^2 0.58 and, for blocks walked across, lost (16448^2 0.71 -> 0.54). The first pass as
+   one loop of 16 steps, not eight of two unrolled halves: the unrolled one measured 0.64 and
+   0.57 in the pair. */
+static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_u8_128x64_avx2_nt(
+    unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride)
+{
+    __m256i a[8][16], b[8][16], la[8], lb[8];
+    unsigned v, k;
+    tposei_u8_64x64_avx2_park(a, src, src_stride);
+    tposei_u8_64x64_avx2_park(b, src + 64 * src_stride, src_stride);
+    for (v = 0; v < 16; v++) {
+        tposei_u8_avx2_park_lines(a, v, la);
+        tposei_u8_avx2_park_lines(b, v, lb);
+        TPOSEI_UNROLL
+        for (k = 0; k < 4; k++) {
+            unsigned char *d = dst + tposei_u8_avx2_park_row(v, k) * dst_stride;
+            tposei_avx2_stream_line(d, la[2 * k], la[2 * k + 1]);
+            tposei_avx2_stream_line(d + 64, lb[2 * k], lb[2 * k + 1]);
+        }
+    }
+}
+
 TPOSEI_TILE_KERNEL(tposei_u16_32x32_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 2)
 TPOSEI_TILE_KERNEL(tposei_u32_16x16_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 4)
 TPOSEI_TILE_KERNEL(tposei_u64_8x8_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 8)
@@ -1439,6 +1492,7 @@ typedef struct tposei_geom {
     size_t carry_row; /* joins: bytes of carry per destination row, 64 or 128 (carry pairs) */
     int panels;  /* 1: prefetch by panels whatever the stride (else by tiles where they fit) */
     tposei_part_fn part; /* the right and bottom strips by tile corners; NULL: scalar */
+    tposei_tile_fn pair; /* blocks walked down: two tiles down a column at once, or NULL */
     int overlap, seams;  /* direct mode, rows off lines: see tposei_join_block */
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
 } tposei_geom;
@@ -1555,6 +1609,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.lead = 0;
     g.panels = mode == TPOSEI_GEOM_DIRECT;
     g.part = NULL;
+    g.pair = NULL;
     g.overlap = g.seams = g.down = 0;
     g.carry_row = TPOSEI_CACHE_LINE;
     return g;
@@ -1778,7 +1833,11 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
         for (j = 0; j < inner; j += tile) {
             const size_t r = g->down ? j : i, c = g->down ? i : j;
             tposei_pf_step(pf, job, g, tile, esize);
-            if (tile == 1)
+            if (g->down && g->pair && j + 2 * tile <= inner) { /* tiles r and r + tile */
+                tposei_pf_step(pf, job, g, tile, esize);
+                g->pair(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
+                j += tile;
+            } else if (tile == 1)
                 tposei_move(out + c * os + r * esize, src + r * ss + c * esize, esize);
             else
                 kernel(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
@@ -1951,13 +2010,15 @@ TPOSEI_FORCE_INLINE int tposei_u8_short_rows(const tposei_job *job)
 
 /* The SIMD driver. Without `stream`: blocks sized for the caches, stored in place. With it:
    when `kernel_nt` exists and every destination row starts on a cache line, tiles store
-   their whole lines non-temporally straight from registers, and where rows are off lines
+   their whole lines non-temporally straight from registers (blocks walked down through
+   `pair_nt`, two tiles at once, where given), and where rows are off lines
    through `join_w` (rows at even offsets) or `join_b` (any offset; NULL where this CPU
    cannot run it); otherwise each block is transposed into an aligned L1 buffer whose rows
    leave through `stream` (aligned middle streamed, edges stored). `carries`: how the joins
    keep them (TPOSEI_CARRY_LINES, _SEAMS, _PAIRS). One fence per call. */
 TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
                                            tposei_tile_fn kernel, tposei_tile_fn kernel_nt,
+                                           tposei_tile_fn pair_nt,
                                            tposei_join_fn join_w, tposei_join_fn join_b,
                                            tposei_part_fn part, tposei_row_fn stream,
                                            int carries)
@@ -1992,6 +2053,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
             g.bcols = g.pcols = TPOSEI_STREAM_BUF / g.carry_row;
         TPOSE_ASSERT(g.bcols * g.carry_row <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
+        g.pair = pair_nt;
         g.down = down;
         g.overlap = join && part && job->cols >= tile;
         g.seams = carries == TPOSEI_CARRY_SEAMS && g.overlap && job->rows >= tile &&
@@ -3342,7 +3404,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
 #define TPOSEI_SSE2_RUN(name, esize, tile, kernel)                                          \
     static void name(const tposei_job *job)                                                 \
     {                                                                                       \
-        tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL,           \
+        tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL, NULL,     \
                           TPOSEI_CARRY_LINES);                                              \
     }
 
@@ -3361,7 +3423,7 @@ static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
     static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
     {                                                                                      \
         if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
-            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, join_w,                 \
+            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, join_w,           \
                               tposei_vbmi_join(join_b), kernel##_part, stream,             \
                               TPOSEI_CARRY_SEAMS);                                         \
     }
@@ -3377,7 +3439,7 @@ TPOSEI_SSE2_RUN(tposei_sse2_e16, 16, 1, NULL)
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         if (!tposei_try_skinny16(job, esize, 0))                                            \
-            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL,       \
+            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL, NULL, \
                               TPOSEI_CARRY_LINES);                                          \
     }
 TPOSEI_AVX2_RUN(tposei_avx2_e1, 1, 32, tposei_u8_32x32_avx2)
@@ -3451,7 +3513,7 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    their source through an L1 copy where the tile rows share few L1 sets, the aligned one
    then by quadrants for elements of 4 bytes or more (tposei_avx2_line_groups). Dense
    destinations of short rows off lines take the dense mode first (tposei_dense_run). */
-#define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias)                          \
+#define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias, pair)            \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         const size_t n = 64 / (esize);                                                      \
@@ -3464,23 +3526,23 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
-            tposei_simd_drive(job, esize, n, nt, nt, join, join,                            \
+            tposei_simd_drive(job, esize, n, nt, nt, pair, join, join,                      \
                               tposei_##shape##_avx2_part,                                   \
                               tposei_stream_row_avx2, TPOSEI_CARRY_PAIRS);                  \
         } else                                                                              \
-            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL,             \
+            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL,       \
                               tposei_stream_row_avx2, TPOSEI_CARRY_LINES);                  \
     }
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64,
-                       tposei_u8_64x64_avx2_nt)
+                       tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32,
-                       tposei_u16_32x32_avx2_nt_staged)
+                       tposei_u16_32x32_avx2_nt_staged, NULL)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e4, 4, 8, tposei_u32_8x8_avx2, u32_16x16,
-                       tposei_u32_16x16_avx2_quads_staged)
+                       tposei_u32_16x16_avx2_quads_staged, NULL)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e8, 8, 4, tposei_u64_4x4_avx2, u64_8x8,
-                       tposei_u64_8x8_avx2_quads_staged)
+                       tposei_u64_8x8_avx2_quads_staged, NULL)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e16, 16, 2, tposei_u128_2x2_avx2, u128_4x4,
-                       tposei_u128_4x4_avx2_quads_staged)
+                       tposei_u128_4x4_avx2_quads_staged, NULL)
 #undef TPOSEI_AVX2_STREAM_RUN
 
 TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)
@@ -3515,7 +3577,7 @@ static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
                                                                    : tposei_u8_64x64_vbmi_nt;
     const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
     if (!tposei_try_skinny(job, 1, 1))
-        tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, join, join,
+        tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, NULL, join, join,
                           tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512,
                           TPOSEI_CARRY_SEAMS);
 }
@@ -3534,8 +3596,8 @@ static TPOSEI_AVX512_FN void tposei_avx512s_e2(const tposei_job *job)
                                       ? tposei_u16_32x32_avx512_join_w
                                       : tposei_u16_32x32_bw_join;
     if (!tposei_try_skinny(job, 2, 1))
-        tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt, join_w,
-                          tposei_vbmi_join(tposei_u16_32x32_avx512_join_b),
+        tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt, NULL,
+                          join_w, tposei_vbmi_join(tposei_u16_32x32_avx512_join_b),
                           tposei_u16_32x32_bw_part, tposei_stream_row_avx512,
                           TPOSEI_CARRY_SEAMS);
 }
