@@ -1547,6 +1547,11 @@ typedef struct tposei_geom {
    u16 1.09 -> 1.22; of 3: 4096x8192 u16 0.99 -> 1.12, 16384x4096 u8 0.80 -> 0.87;
    unchanged: 4096^2 and 8192^2 u8, 4096x1024 u8, 5824^2 f64. */
 #define TPOSEI_DOWN_ALIGN 512
+/* With 4 KiB pages each direct block's destination rows are as many TLB misses, one per 512
+   bytes stored: what separates 8256^2 f32 or 5824^2 f64 from memcpy on the Zen 4 guest
+   (0.76 -> 1.05 and 0.94 on 2 MiB pages). Walking blocks down the matrix, taller bands and
+   early prefetches of the next block's destination rows all measured lower (README.md,
+   "Measured"). */
 #define TPOSEI_DIRECT_ROWS 512
 /* On Zen 5 (TPOSEI_CPU_ZEN5) the direct blocks are half as wide, 256 destination rows (128
    KiB of source), and only bytes take the aliasing geometry's 2x8-line blocks: the other
