@@ -514,20 +514,35 @@ TPOSEI_FORCE_INLINE size_t tposei_u8_avx2_park_row(unsigned v, unsigned k)
     return 32 * (v / 8) + 2 * (v % 8) + (k & 1) + 16 * (k >> 1);
 }
 
-/* The byte line tile: the first pass, then the second, four lines at a time. */
+/* `tiles` (1 or 2) byte line tiles down a tile column: the first pass of each, then the
+   second, four lines of each at a time, each destination row's lines back to back. */
+TPOSEI_AVX2_INLINE void tposei_u8_avx2_tiles_nt(unsigned char *dst, size_t dst_stride,
+                                                const unsigned char *src, size_t src_stride,
+                                                unsigned tiles)
+{
+    __m256i park[2][8][16], line[2][8];
+    unsigned v, k, t;
+    TPOSEI_UNROLL
+    for (t = 0; t < tiles; t++)
+        tposei_u8_64x64_avx2_park(park[t], src + 64 * t * src_stride, src_stride);
+    for (v = 0; v < 16; v++) {
+        TPOSEI_UNROLL
+        for (t = 0; t < tiles; t++) tposei_u8_avx2_park_lines(park[t], v, line[t]);
+        TPOSEI_UNROLL
+        for (k = 0; k < 4; k++) {
+            unsigned char *d = dst + tposei_u8_avx2_park_row(v, k) * dst_stride;
+            TPOSEI_UNROLL
+            for (t = 0; t < tiles; t++)
+                tposei_avx2_stream_line(d + 64 * t, line[t][2 * k], line[t][2 * k + 1]);
+        }
+    }
+}
+
+/* The byte line tile. */
 TPOSEI_AVX2_INLINE void tposei_u8_64x64_avx2_nt(unsigned char *dst, size_t dst_stride,
                                                 const unsigned char *src, size_t src_stride)
 {
-    __m256i park[8][16], line[8];
-    unsigned v, k;
-    tposei_u8_64x64_avx2_park(park, src, src_stride);
-    for (v = 0; v < 16; v++) {
-        tposei_u8_avx2_park_lines(park, v, line);
-        TPOSEI_UNROLL
-        for (k = 0; k < 4; k++)
-            tposei_avx2_stream_line(dst + tposei_u8_avx2_park_row(v, k) * dst_stride,
-                                    line[2 * k], line[2 * k + 1]);
-    }
+    tposei_u8_avx2_tiles_nt(dst, dst_stride, src, src_stride, 1);
 }
 
 /* Two byte line tiles down a tile column (source rows 0-127), for blocks walked down: each
@@ -545,20 +560,7 @@ TPOSEI_AVX2_INLINE void tposei_u8_64x64_avx2_nt(unsigned char *dst, size_t dst_s
 static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_u8_128x64_avx2_nt(
     unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride)
 {
-    __m256i a[8][16], b[8][16], la[8], lb[8];
-    unsigned v, k;
-    tposei_u8_64x64_avx2_park(a, src, src_stride);
-    tposei_u8_64x64_avx2_park(b, src + 64 * src_stride, src_stride);
-    for (v = 0; v < 16; v++) {
-        tposei_u8_avx2_park_lines(a, v, la);
-        tposei_u8_avx2_park_lines(b, v, lb);
-        TPOSEI_UNROLL
-        for (k = 0; k < 4; k++) {
-            unsigned char *d = dst + tposei_u8_avx2_park_row(v, k) * dst_stride;
-            tposei_avx2_stream_line(d, la[2 * k], la[2 * k + 1]);
-            tposei_avx2_stream_line(d + 64, lb[2 * k], lb[2 * k + 1]);
-        }
-    }
+    tposei_u8_avx2_tiles_nt(dst, dst_stride, src, src_stride, 2);
 }
 
 TPOSEI_TILE_KERNEL(tposei_u16_32x32_avx2_nt, TPOSEI_AVX2_INLINE, tposei_avx2_line_groups, 2)
