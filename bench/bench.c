@@ -13,7 +13,8 @@
    options: -e ESIZE[,ESIZE...]  -k KERNEL[,KERNEL...] (names as tpose_kernel_name, auto, or
             peers: the other libraries built in with the Meson option `peers`)
             -n REPS (default 5)  -m MIB moved per measurement (default 1024; 0 = one pair,
-            cache-resident)  -H (matrices on 2 MiB transparent huge pages)  -h */
+            cache-resident)  -H (matrices on 2 MiB transparent huge pages)  -S (one source
+            shared by the pool: the stores alone from memory; bench_common.h)  -h */
 #include "bench_common.h"
 #include <unistd.h>
 
@@ -157,7 +158,7 @@ static int parse_options(options *o, int argc, char **argv)
     int c;
     memset(o, 0, sizeof *o);
     o->reps = 5;
-    while ((c = getopt(argc, argv, "r:c:e:k:n:m:Hh")) != -1) {
+    while ((c = getopt(argc, argv, "r:c:e:k:n:m:HSh")) != -1) {
         switch (c) {
         case 'r': o->rows = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': o->cols = (size_t)strtoull(optarg, NULL, 10); break;
@@ -169,6 +170,7 @@ static int parse_options(options *o, int argc, char **argv)
             break;
         case 'n': o->reps = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
         case 'H': tb_huge_pages = 1; break;
+        case 'S': tb_shared_source = 1; break;
         case 'm':
             o->pool_mib = (size_t)strtoull(optarg, NULL, 10);
             o->pool_set = 1;
@@ -190,12 +192,13 @@ int main(int argc, char **argv)
     int e;
     if (parse_options(&o, argc, argv)) {
         fprintf(stderr, "usage: tpose-bench [-r ROWS] [-c COLS] [-e ESIZE,..] [-k KERNEL,..] "
-                        "[-n REPS] [-m MIB] [-H]\n");
+                        "[-n REPS] [-m MIB] [-H] [-S]\n");
         return 2;
     }
     printf("tpose-bench: one thread, median of %d passes; ratio = memcpy time / kernel time; "
-           "%s pages\n\n",
-           o.reps, tb_huge_pages ? "2 MiB" : "4 KiB");
+           "%s pages%s\n\n",
+           o.reps, tb_huge_pages ? "2 MiB" : "4 KiB",
+           tb_shared_source ? "; one source shared by every pair (-S)" : "");
     print_header();
     for (e = 0; e < o.n_esizes; e++) {
         if (o.rows)

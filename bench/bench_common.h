@@ -56,6 +56,11 @@ static int tb_huge_pages = 0;
 
 #define TB_HUGE ((size_t)2 << 20)
 
+/* Set by -S: every pair of a pool shares one source matrix, which then stays in the caches
+   where it fits, so only the destination's stores stream from memory: a diagnostic that
+   separates the store side of a shape from its reads (memcpy is timed the same way). */
+static int tb_shared_source = 0;
+
 /* Page-aligned (2 MiB-aligned with -H), every page touched so no first-touch fault lands
    inside a measurement. */
 static inline unsigned char *tb_alloc(size_t bytes)
@@ -109,7 +114,7 @@ static inline tb_pool tb_pool_make(size_t src_bytes, size_t dst_bytes, size_t mi
     if (!p.src || !p.dst) exit(2);
     for (i = 0; i < p.count; i++) {
         size_t j;
-        p.src[i] = tb_alloc(src_bytes);
+        p.src[i] = i > 0 && tb_shared_source ? p.src[0] : tb_alloc(src_bytes);
         p.dst[i] = tb_alloc(dst_bytes);
         for (j = 0; j < src_bytes; j += 64) p.src[i][j] = (unsigned char)(i + j / 64);
     }
@@ -120,7 +125,7 @@ static inline void tb_pool_free(tb_pool *p)
 {
     size_t i;
     for (i = 0; i < p->count; i++) {
-        free(p->src[i]);
+        if (i == 0 || !tb_shared_source) free(p->src[i]);
         free(p->dst[i]);
     }
     free(p->src);

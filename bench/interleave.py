@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Compares builds (or kernels) of tpose-bench on a list of shapes by medians of
+interleaved runs: each round runs every shape once with every binary, one after the
+other, so a slow or fast phase of a shared machine falls on all of them alike. Prints one
+row per shape: for each binary the median ratio to memcpy and its range over the rounds.
+
+usage: bench/interleave.py ROUNDS BIN[:KERNEL][@ARGS] ... -- "ROWS COLS ESIZE" ...
+  BIN     a tpose-bench binary (a build of another commit, or of an experiment)
+  KERNEL  the kernel to time (default auto)
+  ARGS    extra tpose-bench options, comma-separated (e.g. @-H for 2 MiB pages)
+environment: MIB (default 512), the bytes each measurement moves; REPS (default 3), the
+passes each run takes its median over.
+Run it alone: with two cores a second benchmark beside it skews both.
+example: bench/interleave.py 5 old/tpose-bench new/tpose-bench -- "4096 1024 1" "8256 8256 4"
+"""
+import os
+import statistics
+import subprocess
+import sys
+
+
+def parse_binary(spec):
+    path, _, args = spec.partition("@")
+    path, _, kernel = path.partition(":")
+    return path, kernel or "auto", [a for a in args.split(",") if a]
+
+
+def ratio(binary, shape):
+    path, kernel, extra = binary
+    rows, cols, esize = shape.split()[:3]
+    cmd = [path, "-r", rows, "-c", cols, "-e", esize, "-k", kernel,
+           "-n", os.environ.get("REPS", "3"), "-m", os.environ.get("MIB", "512")] + extra
+    last = subprocess.run(cmd, capture_output=True, text=True,
+                          check=True).stdout.strip().splitlines()[-1]
+    cells = [c.strip() for c in last.split("|")]
+    return float(cells[-2]), cells[3]  # ratio to memcpy, kernel name
+
+
+def main(argv):
+    if "--" not in argv or len(argv) < 4:
+        sys.exit(__doc__)
+    sep = argv.index("--")
+    rounds = int(argv[0])
+    binaries = [parse_binary(b) for b in argv[1:sep]]
+    shapes = argv[sep + 1:]
+    ratios = {}
+    names = {}
+    for _ in range(rounds):
+        for shape in shapes:
+            for i, binary in enumerate(binaries):
+                r, names[shape, i] = ratio(binary, shape)
+                ratios.setdefault((shape, i), []).append(r)
+    print("| shape | " + " | ".join(argv[1:sep]) + " |")
+    print("|---|" + "---:|" * len(binaries))
+    for shape in shapes:
+        cells = []
+        for i in range(len(binaries)):
+            v = ratios[shape, i]
+            cells.append(f"{statistics.median(v):.2f} ({min(v):.2f}-{max(v):.2f}) "
+                         f"{names[shape, i]}")
+        print(f"| {shape} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
