@@ -114,9 +114,13 @@ static inline tb_pool tb_pool_make(size_t src_bytes, size_t dst_bytes, size_t mi
     if (!p.src || !p.dst) exit(2);
     for (i = 0; i < p.count; i++) {
         size_t j;
-        p.src[i] = i > 0 && tb_shared_source ? p.src[0] : tb_alloc(src_bytes);
+        if (i > 0 && tb_shared_source) { /* -S: filled once */
+            p.src[i] = p.src[0];
+        } else {
+            p.src[i] = tb_alloc(src_bytes);
+            for (j = 0; j < src_bytes; j += 64) p.src[i][j] = (unsigned char)(i + j / 64);
+        }
         p.dst[i] = tb_alloc(dst_bytes);
-        for (j = 0; j < src_bytes; j += 64) p.src[i][j] = (unsigned char)(i + j / 64);
     }
     return p;
 }
@@ -125,7 +129,7 @@ static inline void tb_pool_free(tb_pool *p)
 {
     size_t i;
     for (i = 0; i < p->count; i++) {
-        if (i == 0 || !tb_shared_source) free(p->src[i]);
+        if (i == 0 || p->src[i] != p->src[0]) free(p->src[i]); /* -S: shared */
         free(p->dst[i]);
     }
     free(p->src);
