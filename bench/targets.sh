@@ -1,21 +1,52 @@
 #!/bin/sh
 # Times AUTO on every shape the SIMD issue sets a target for and prints one markdown row per
-# shape: tpose-bench's own line (GB/s, ticks per element, ratio to memcpy of the same
-# bytes, same process).
+# shape. One round (the default): tpose-bench's own line (GB/s, ticks per element, ratio to
+# memcpy of the same bytes, same process) and the target. ROUNDS > 1: the median ratio over
+# that many interleaved rounds (bench/interleave.py), its range, the target and whether the
+# median meets it; on a shared machine single runs swing by 0.1-0.3, medians less.
 # Run it alone: with two cores a second benchmark beside it skews both.
-# usage: bench/targets.sh [BUILD_DIR] [REPS]
+# usage: bench/targets.sh [BUILD_DIR] [REPS] [ROUNDS]
 set -eu
 . "$(dirname "$0")/auto-env.sh"
-run() { # rows cols esize
-    "$bench" -r "$1" -c "$2" -e "$3" -k auto -n "$reps" -m 512 | tail -n 1
+rounds=${3:-1}
+
+targets() { # one shape a line: rows cols esize target
+    for e in 1 2 4 8; do echo "2112 2112 $e 0.9"; done # square N = 2112
+    for s in "4096 1024 1" "1024 2048 2" "1536 1024 4" "1024 1024 8"; do
+        echo "$s 0.9" # 1-16 MiB
+    done
+    for s in "16448 16448 1" "8256 8256 4" "5824 5824 8" "3001 7919 4" "10000 3000 4"; do
+        echo "$s 0.75" # >= 256 MiB
+    done
+    for n in 4096 8192; do for e in 1 4; do echo "$n $n $e 0.6"; done; done # powers of two
+    for e in 1 4 8; do # skinny
+        for s in "1000000 3" "3 1000000" "4000000 8" "8 4000000"; do echo "$s $e 0.95"; done
+    done
 }
-echo "| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy |"
-echo "|---|---:|---|---:|---:|---:|"
-for e in 1 2 4 8; do run 2112 2112 "$e"; done          # square N = 2112: >= 0.9
-run 4096 1024 1; run 1024 2048 2; run 1536 1024 4; run 1024 1024 8  # 1-16 MiB: >= 0.9
-run 16448 16448 1; run 8256 8256 4; run 5824 5824 8   # >= 256 MiB: >= 0.75
-run 3001 7919 4; run 10000 3000 4
-for n in 4096 8192; do for e in 1 4; do run "$n" "$n" "$e"; done; done  # powers of two: >= 0.6
-for e in 1 4 8; do                                     # skinny: >= 0.95
-    run 1000000 3 "$e"; run 3 1000000 "$e"; run 4000000 8 "$e"; run 8 4000000 "$e"
-done
+
+if [ "$rounds" -le 1 ]; then
+    echo "| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy | target |"
+    echo "|---|---:|---|---:|---:|---:|---:|"
+    targets | while read -r r c e t; do
+        line=$("$bench" -r "$r" -c "$c" -e "$e" -k auto -n "$reps" -m 512 | tail -n 1)
+        echo "$line $t |"
+    done
+    exit 0
+fi
+
+set -- # the shapes, one argument each, for interleave.py
+while read -r r c e t; do set -- "$@" "$r $c $e"; done <<EOF
+$(targets)
+EOF
+echo "| shape | esize | median ratio to memcpy (range) | target | met |"
+echo "|---|---:|---:|---:|---|"
+REPS="$reps" MIB=512 python3 "$(dirname "$0")/interleave.py" "$rounds" "$bench" -- "$@" |
+    tail -n +3 |
+    awk -F'|' -v goals="$(targets | awk '{printf "%s ", $4}')" '
+        BEGIN { split(goals, goal, " ") }
+        {
+            split($2, s, " "); split($3, m, " ")
+            met = (m[1] + 0 >= goal[NR] + 0) ? "yes" : "no"
+            printf "| %sx%s | %s | %s %s | %s | %s |\n", s[1], s[2], s[3], m[1], m[2],
+                goal[NR], met
+        }'
