@@ -5,6 +5,7 @@ other, so a slow or fast phase of a shared machine falls on all of them alike. P
 row per shape: for each binary the median ratio to memcpy and its range over the rounds.
 
 usage: bench/interleave.py ROUNDS BIN[:KERNEL][@ARGS] ... -- "ROWS COLS ESIZE" ...
+  (words after ESIZE, such as a target, are printed with the shape and otherwise ignored)
   BIN     a tpose-bench binary (a build of another commit, or of an experiment)
   KERNEL  the kernel to time (default auto)
   ARGS    extra tpose-bench options, comma-separated (e.g. @-H for 2 MiB pages)
