@@ -2,7 +2,10 @@
 """Compares builds (or kernels) of tpose-bench on a list of shapes by medians of
 interleaved runs: each round runs every shape once with every binary, one after the
 other, so a slow or fast phase of a shared machine falls on all of them alike. Prints one
-row per shape: for each binary the median ratio to memcpy and its range over the rounds.
+row per shape: for each binary the median ratio to memcpy and its range over the rounds,
+and for each binary after the first the median of its per-round quotient against the first
+("x1.08 (0.97-1.15)"): a run and the first binary's run of the same round lie seconds apart,
+so that quotient cancels the slow and fast phases that widen each binary's own range.
 
 usage: bench/interleave.py ROUNDS BIN[:KERNEL][@ARGS] ... -- "ROWS COLS ESIZE" ...
   (words after ESIZE, such as a target, are printed with the shape and otherwise ignored)
@@ -57,8 +60,12 @@ def main(argv):
         cells = []
         for i in range(len(binaries)):
             v = ratios[shape, i]
-            cells.append(f"{statistics.median(v):.2f} ({min(v):.2f}-{max(v):.2f}) "
-                         f"{names[shape, i]}")
+            cell = (f"{statistics.median(v):.2f} ({min(v):.2f}-{max(v):.2f}) "
+                    f"{names[shape, i]}")
+            if i > 0:
+                q = [a / b for a, b in zip(v, ratios[shape, 0])]
+                cell += f" x{statistics.median(q):.2f} ({min(q):.2f}-{max(q):.2f})"
+            cells.append(cell)
         print(f"| {shape} | " + " | ".join(cells) + " |", flush=True)
 
 
