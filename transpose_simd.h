@@ -1497,6 +1497,7 @@ typedef struct tposei_geom {
     tposei_tile_fn pair; /* blocks walked down: two tiles down a column at once, or NULL */
     int overlap, seams;  /* direct mode, rows off lines: see tposei_join_block */
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
+    size_t gcols; /* 0, or the blocks walked in column groups this wide (TPOSEI_GROUP_ROWS) */
 } tposei_geom;
 
 /* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
@@ -1549,6 +1550,31 @@ typedef struct tposei_geom {
    u16 1.09 -> 1.22; of 3: 4096x8192 u16 0.99 -> 1.12, 16384x4096 u8 0.80 -> 0.87;
    unchanged: 4096^2 and 8192^2 u8, 4096x1024 u8, 5824^2 f64. */
 #define TPOSEI_DOWN_ALIGN 512
+/* The aliasing geometry's blocks are 2 lines of destination by 8 of source, so a band of
+   them writes 128 bytes into each of the matrix's destination rows before the next band
+   comes back to them. On destination strides of a 4 KiB page or more each row is its own
+   page, and past the TLB's reach (Zen 4: 3072 second-level entries) every 128 bytes stored
+   then cost a page walk, two-dimensional in a guest. The blocks are therefore walked in
+   column groups of TPOSEI_GROUP_ROWS destination rows, every band of a group before the
+   next group: the group's rows stay in the TLB, and each source row is read a group at a
+   time (4 KiB of floats). avx2-stream on the Zen 4 guest, median quotients against the
+   whole-width walk over interleaved rounds (bench/interleave.py), three runs of 7-9 rounds:
+   8192^2 floats x1.02 / x1.09 / x1.05-1.10, 2048x8192 floats x1.08 / x1.10 / x1.20-1.23,
+   8192^2 bytes x1.04 / x1.20 / x1.00-1.10, 4096^2 bytes x1.10 (one run), 4096x8192 2-byte
+   x1.10 (one run), 4096^2 floats x1.00 (one run); two copies of one build spread x0.88-1.11
+   in the same rounds, so each figure alone is within the noise, their direction is not.
+   Groups of 512 or 2048 rows measured no better than 1024 (of 7: 8192^2 floats x0.98 /
+   x1.12, 2048x8192 floats x1.14 / x0.97, 4096^2 bytes x0.85 / x0.90). The direct blocks keep
+   the whole-width walk: walked down (a group of one block) they lost (README.md,
+   "Measured"), and groups of 2048 / 4096 rows, of 7, gave 8256^2 floats x1.06 / x1.03,
+   16448^2 bytes x0.77 / x0.94, 5824^2 doubles x0.99 / x0.94, 3001x7919 floats x1.08 /
+   x1.06. Both macros can be set lower for tests. */
+#ifndef TPOSEI_GROUP_ROWS
+#define TPOSEI_GROUP_ROWS 1024
+#endif
+#ifndef TPOSEI_GROUP_STRIDE
+#define TPOSEI_GROUP_STRIDE 4096 /* destination strides from which rows take a page each */
+#endif
 /* With 4 KiB pages each direct block's destination rows are as many TLB misses, one per 512
    bytes stored: what separates 8256^2 f32 or 5824^2 f64 from memcpy on the Zen 4 guest
    (0.76 -> 1.05 and 0.94 on 2 MiB pages). Walking blocks down the matrix, taller bands and
@@ -1618,6 +1644,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.part = NULL;
     g.pair = NULL;
     g.overlap = g.seams = g.down = 0;
+    g.gcols = 0;
     g.carry_row = TPOSEI_CACHE_LINE;
     return g;
 }
@@ -1628,23 +1655,37 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
    prefetch, one panel ahead). At N = 4096 bytes it measured 0.62x memcpy where the tile
    cursor in L2 gave 0.43x. */
 typedef struct tposei_pf_panel {
+    size_t gb;          /* first column of the column group (tposei_geom.gcols) */
     size_t rb, cb;      /* source origin of the panel being prefetched */
     size_t rows, bytes; /* its extent */
     size_t r, o;        /* next row, byte offset in that row */
 } tposei_pf_panel;
 
+/* The end of the column group that starts at source column `gb`. */
+TPOSEI_FORCE_INLINE size_t tposei_group_end(const tposei_job *job, const tposei_geom *g,
+                                            size_t gb)
+{
+    return g->gcols ? tposei_min(job->cols, gb + g->gcols) : job->cols;
+}
+
 TPOSEI_FORCE_INLINE void tposei_panel_at(tposei_pf_panel *pp, const tposei_job *job,
                                          const tposei_geom *g, size_t rb, size_t cb,
                                          size_t esize)
 {
-    if (cb >= job->cols) {
+    size_t ge = tposei_group_end(job, g, pp->gb);
+    if (cb >= ge) { /* the group's next band */
         rb += g->band;
-        cb = 0;
+        cb = pp->gb;
+    }
+    if (rb >= job->rows && ge < job->cols) { /* the next group's first band */
+        pp->gb = cb = ge;
+        ge = tposei_group_end(job, g, ge);
+        rb = 0;
     }
     pp->rb = rb;
     pp->cb = cb;
     pp->rows = rb < job->rows ? tposei_min(g->band, job->rows - rb) : 0;
-    pp->bytes = tposei_min(g->pcols, job->cols - cb) * esize;
+    pp->bytes = tposei_min(g->pcols, ge - cb) * esize;
     pp->r = 0;
     pp->o = 0;
 }
@@ -1766,6 +1807,7 @@ TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
     if (!pf->by_tile) { /* the first panel at once: a matrix of 1-2 MiB is only 4-16 panels,
                            and its first one read on demand cost 1000x1500 bytes 0.71 ->
                            0.78x memcpy (medians of 5) */
+        pf->panel.gb = 0;
         tposei_panel_at(&pf->panel, job, g, 0, 0, esize);
         tposei_panel_step(&pf->panel, job, g, tposei_panel_lines(&pf->panel), esize);
         return;
@@ -1973,22 +2015,26 @@ TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_ge
                                           tposei_row_fn stream, tposei_join_fn join,
                                           unsigned char *buf)
 {
-    size_t rb, cb;
+    size_t rb, cb, gb, ge;
     tposei_pf pf;
     tposei_pf_start(&pf, job, g, tile, esize);
-    for (rb = 0; rb < job->rows; rb += g->band) {
-        const size_t br = tposei_min(g->band, job->rows - rb);
-        for (cb = 0; cb < job->cols; cb += g->bcols) {
-            const size_t bc = tposei_min(g->bcols, job->cols - cb);
-            if (join)
-                tposei_join_block(job, g, &pf, rb, cb, br, bc, esize, tile, join, buf);
-            else if (stream)
-                tposei_buffer_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, stream,
-                                    buf);
-            else
-                tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel,
-                                  job->dst + cb * job->dst_stride + rb * esize,
-                                  job->dst_stride);
+    TPOSE_ASSERT(!g->gcols || (!pf.by_tile && g->gcols % g->bcols == 0));
+    for (gb = 0; gb < job->cols; gb = ge) {
+        ge = tposei_group_end(job, g, gb);
+        for (rb = 0; rb < job->rows; rb += g->band) {
+            const size_t br = tposei_min(g->band, job->rows - rb);
+            for (cb = gb; cb < ge; cb += g->bcols) {
+                const size_t bc = tposei_min(g->bcols, ge - cb);
+                if (join)
+                    tposei_join_block(job, g, &pf, rb, cb, br, bc, esize, tile, join, buf);
+                else if (stream)
+                    tposei_buffer_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel, stream,
+                                        buf);
+                else
+                    tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel,
+                                      job->dst + cb * job->dst_stride + rb * esize,
+                                      job->dst_stride);
+            }
         }
     }
 }
@@ -2062,6 +2108,8 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         g.part = part;
         g.pair = pair_nt;
         g.down = down;
+        if (alias && job->dst_stride >= TPOSEI_GROUP_STRIDE && job->cols > TPOSEI_GROUP_ROWS)
+            g.gcols = TPOSEI_GROUP_ROWS / g.bcols ? TPOSEI_GROUP_ROWS / g.bcols * g.bcols : g.bcols;
         g.overlap = join && part && job->cols >= tile;
         g.seams = carries == TPOSEI_CARRY_SEAMS && g.overlap && job->rows >= tile &&
                   job->dst_stride == job->rows * esize;
