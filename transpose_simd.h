@@ -1560,9 +1560,10 @@ typedef struct tposei_geom {
    time (4 KiB of floats). avx2-stream on the Zen 4 guest, median quotients against the
    whole-width walk over interleaved rounds (bench/interleave.py), three runs of 7-9 rounds:
    8192^2 floats x1.02 / x1.09 / x1.05-1.10, 2048x8192 floats x1.08 / x1.10 / x1.20-1.23,
-   8192^2 bytes x1.04 / x1.20 / x1.00-1.10, 4096^2 bytes x1.10 (one run), 4096x8192 2-byte
-   x1.10 (one run), 4096^2 floats x1.00 (one run); two copies of one build spread x0.88-1.11
-   in the same rounds, so each figure alone is within the noise, their direction is not.
+   8192^2 bytes x1.04 / x1.20 / x1.00-1.10, 4096^2 bytes x1.03 / x1.10 and floats x1.04 /
+   x1.00 (two runs), 4096x8192 2-byte x1.10 (one); two copies of one build spread
+   x0.88-1.11 in the same rounds, so each figure alone is within the noise, their direction
+   is not.
    Groups of 512 or 2048 rows measured no better than 1024 (of 7: 8192^2 floats x0.98 /
    x1.12, 2048x8192 floats x1.14 / x0.97, 4096^2 bytes x0.85 / x0.90). The direct blocks keep
    the whole-width walk: walked down (a group of one block) they lost (README.md,
