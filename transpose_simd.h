@@ -1797,6 +1797,23 @@ TPOSEI_FORCE_INLINE void tposei_pf_tile(tposei_pf *pf, const tposei_job *job,
     tposei_pf_advance(pf, job, g, tile);
 }
 
+/* How far the panel cursor runs ahead of the tiles, in bytes of source: it starts that far
+   in and then fetches as many lines as each tile reads. It runs a whole panel ahead, except
+   for bytes, whose direct mode's 256 KiB panels go half a panel ahead (TPOSEI_PF_LEAD_U8).
+   avx2-stream on the Zen 4 guest, 256 -> 128 KiB ahead: best pass of 9 over 2-3 interleaved
+   processes, 16448^2 bytes 31.4-34.7 -> 28.9-30.0 ms, 2112^2 bytes 23.3-26.5 -> 21.1-24.0 ms
+   per 512 MiB moved; median quotients of 5 interleaved rounds (bench/interleave.py) x1.08 and
+   x1.11 (1.00-1.13), where two copies of one build spread x0.98-1.05. A panel and a half
+   ahead lost far more (16448^2 bytes 0.65 -> 0.42). The likely cause is prefetched lines
+   leaving L2 before the tiles read them, 512 KiB of panels in a 1 MiB L2 of 8 ways whose
+   sets 4 KiB pages fill unevenly; no counters here to show it. Other element sizes measured
+   a little lower half a panel ahead (x0.94-0.98: 8256^2 and 10000x3000 floats, 3001x7919
+   joined), and the aliasing geometry's panels (16-64 KiB) too (4096x1024 bytes 34.4-35.2 ->
+   37.8-37.9 ms, 8192^2 floats, 1024x2048 2-byte), so those keep a whole panel. */
+#ifndef TPOSEI_PF_LEAD_U8
+#define TPOSEI_PF_LEAD_U8 ((size_t)128 << 10)
+#endif
+
 /* A cursor `ahead` tiles past the first, those tiles already fetched. */
 TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
                                          const tposei_geom *g, size_t tile, size_t esize)
@@ -1805,12 +1822,16 @@ TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
     const size_t ahead = TPOSEI_PF_AHEAD / (tile * tile * esize) + 1;
     pf->rb = pf->cb = 0;
     pf->by_tile = !g->panels && tposei_pf_fits_l1(job->src_stride, tile);
-    if (!pf->by_tile) { /* the first panel at once: a matrix of 1-2 MiB is only 4-16 panels,
-                           and its first one read on demand cost 1000x1500 bytes 0.71 ->
-                           0.78x memcpy (medians of 5) */
+    if (!pf->by_tile) { /* the first panel at once (bytes: TPOSEI_PF_LEAD_U8 of it): a matrix of
+                           1-2 MiB is only 4-16 panels, and its first one read on demand cost
+                           1000x1500 bytes 0.71 -> 0.78x memcpy (medians of 5) */
         pf->panel.gb = 0;
         tposei_panel_at(&pf->panel, job, g, 0, 0, esize);
-        tposei_panel_step(&pf->panel, job, g, tposei_panel_lines(&pf->panel), esize);
+        tposei_panel_step(&pf->panel, job, g,
+                          esize == 1 ? tposei_min(tposei_panel_lines(&pf->panel),
+                                                  TPOSEI_PF_LEAD_U8 / TPOSEI_CACHE_LINE)
+                                     : tposei_panel_lines(&pf->panel),
+                          esize);
         return;
     }
     tposei_pf_block(pf, job, g, tile);
