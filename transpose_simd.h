@@ -1492,6 +1492,7 @@ typedef struct tposei_geom {
     size_t band, bcols, pcols;
     size_t lead; /* buffered mode, misaligned destination rows: source rows taken again */
     size_t carry_row; /* joins: bytes of carry per destination row, 64 or 128 (carry pairs) */
+    size_t pf_first;  /* bytes of source the panel cursor fetches ahead at most; 0: a panel */
     int panels;  /* 1: prefetch by panels whatever the stride (else by tiles where they fit) */
     tposei_part_fn part; /* the right and bottom strips by tile corners; NULL: scalar */
     tposei_tile_fn pair; /* blocks walked down: two tiles down a column at once, or NULL */
@@ -1647,6 +1648,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.overlap = g.seams = g.down = 0;
     g.gcols = 0;
     g.carry_row = TPOSEI_CACHE_LINE;
+    g.pf_first = 0;
     return g;
 }
 
@@ -1797,9 +1799,10 @@ TPOSEI_FORCE_INLINE void tposei_pf_tile(tposei_pf *pf, const tposei_job *job,
     tposei_pf_advance(pf, job, g, tile);
 }
 
-/* How far the panel cursor runs ahead of the tiles, in bytes of source: it starts that far
-   in and then fetches as many lines as each tile reads. It runs a whole panel ahead, except
-   for bytes, whose direct mode's 256 KiB panels go half a panel ahead (TPOSEI_PF_LEAD_U8).
+/* How far the panel cursor runs ahead of the tiles, in bytes of source (tposei_geom.pf_first):
+   it starts that far in and then fetches as many lines as each tile reads. It runs a whole
+   panel ahead, except for bytes in the direct and aliasing modes, which go at most
+   TPOSEI_PF_LEAD_U8 ahead: half of the direct mode's 256 KiB panels.
    avx2-stream on the Zen 4 guest, 256 -> 128 KiB ahead: best pass of 9 over 2-3 interleaved
    processes, 16448^2 bytes 31.4-34.7 -> 28.9-30.0 ms, 2112^2 bytes 23.3-26.5 -> 21.1-24.0 ms
    per 512 MiB moved; median quotients of 5 interleaved rounds (bench/interleave.py) x1.08 and
@@ -1822,16 +1825,15 @@ TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
     const size_t ahead = TPOSEI_PF_AHEAD / (tile * tile * esize) + 1;
     pf->rb = pf->cb = 0;
     pf->by_tile = !g->panels && tposei_pf_fits_l1(job->src_stride, tile);
-    if (!pf->by_tile) { /* the first panel at once (bytes: TPOSEI_PF_LEAD_U8 of it): a matrix of
-                           1-2 MiB is only 4-16 panels, and its first one read on demand cost
-                           1000x1500 bytes 0.71 -> 0.78x memcpy (medians of 5) */
+    if (!pf->by_tile) { /* the first panel at once (up to g->pf_first): a matrix of 1-2 MiB
+                           is only 4-16 panels, and its first one read on demand cost 1000x1500
+                           bytes 0.71 -> 0.78x memcpy (medians of 5) */
+        size_t lines;
         pf->panel.gb = 0;
         tposei_panel_at(&pf->panel, job, g, 0, 0, esize);
-        tposei_panel_step(&pf->panel, job, g,
-                          esize == 1 ? tposei_min(tposei_panel_lines(&pf->panel),
-                                                  TPOSEI_PF_LEAD_U8 / TPOSEI_CACHE_LINE)
-                                     : tposei_panel_lines(&pf->panel),
-                          esize);
+        lines = tposei_panel_lines(&pf->panel);
+        if (g->pf_first) lines = tposei_min(lines, g->pf_first / TPOSEI_CACHE_LINE);
+        tposei_panel_step(&pf->panel, job, g, lines, esize);
         return;
     }
     tposei_pf_block(pf, job, g, tile);
@@ -2121,6 +2123,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
         if (zen5 && !alias) g.bcols = g.pcols = TPOSEI_DIRECT_ROWS_ZEN5;
+        if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
         if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         if (join && short_job && esize == 1) g.band /= 2;
         g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
