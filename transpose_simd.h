@@ -1078,6 +1078,17 @@ TPOSEI_VBMI_INLINE void tposei_u8_64x64_park(unsigned char *mid, const unsigned 
     }
 }
 
+/* The second pass for block column C of a parked tile: r[k] becomes destination row 8C+k,
+   all 64 bytes. */
+TPOSEI_AVX512_INLINE void tposei_u8_64x64_unpark(__m512i r[8], const unsigned char *mid,
+                                                 unsigned C)
+{
+    unsigned k;
+    TPOSEI_UNROLL
+    for (k = 0; k < 8; k++) r[k] = _mm512_load_si512((const void *)(mid + 64 * (8 * C + k)));
+    tposei_u64_8x8_regs(r);
+}
+
 TPOSEI_VBMI_INLINE void tposei_u8_64x64_rows(unsigned char *dst, size_t dst_stride,
                                              const unsigned char *src, size_t src_stride,
                                              int store, unsigned char *carry, int phase)
@@ -1087,9 +1098,7 @@ TPOSEI_VBMI_INLINE void tposei_u8_64x64_rows(unsigned char *dst, size_t dst_stri
     unsigned C, k;
     tposei_u8_64x64_park(mid, src, src_stride);
     for (C = 0; C < 8; C++) {
-        TPOSEI_UNROLL
-        for (k = 0; k < 8; k++) r[k] = _mm512_load_si512((const void *)(mid + 64 * (8 * C + k)));
-        tposei_u64_8x8_regs(r); /* r[k]: destination row 8C+k, all 64 bytes */
+        tposei_u8_64x64_unpark(r, mid, C); /* r[k]: destination row 8C+k */
         TPOSEI_UNROLL
         for (k = 0; k < 8; k++) {
             TPOSEI_ROWS_STORE(store, dst + (8 * C + k) * dst_stride, r[k], tposei_join_row_b,
@@ -1099,6 +1108,35 @@ TPOSEI_VBMI_INLINE void tposei_u8_64x64_rows(unsigned char *dst, size_t dst_stri
 }
 
 TPOSEI_ROWS_KERNELS(tposei_u8_64x64_vbmi, TPOSEI_VBMI_FN, tposei_u8_64x64_rows)
+
+/* Four rows-once byte tiles down a tile column (source rows 0-255), for blocks walked down
+   on Zen 5: all four parked first (16 KiB of L1), then each block column's eight
+   destination rows of every tile, so the destination's stores cycle through 8 rows, four
+   lines each, instead of 64 rows one line each. On the Zen 5 guest non-temporal lines at a
+   4 KiB stride drain at about half speed once more than 32 rows take turns: a store-only
+   loop moved 35-39 GB/s with 32 rows in turn, 14 with 64 and 8 with 128, one line each
+   (64 rows: 24 GB/s two lines back to back, 31 four, 36 eight), against 35 for any of
+   those at a stride of 4160 bytes. avx512-stream, AUTO, median quotients of 5 interleaved
+   rounds against one tile at a time: 4096x1024 x1.24, 4096^2 x1.17, 8192^2 x1.26 (0.51 ->
+   0.63, 0.48 -> 0.57, 0.45 -> 0.57 of memcpy); eight tiles, or four through a 16 KiB copy of
+   whole destination rows, measured no better, and two tiles (the AVX2 pair) x0.89-0.96. */
+#define TPOSEI_VBMI_DOWN_TILES 4
+static __attribute__((noinline)) TPOSEI_VBMI_FN void tposei_u8_256x64_vbmi_nt(
+    unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride)
+{
+    __attribute__((aligned(64))) unsigned char mid[TPOSEI_VBMI_DOWN_TILES][64 * 64];
+    __m512i r[8];
+    unsigned t, C, k;
+    for (t = 0; t < TPOSEI_VBMI_DOWN_TILES; t++)
+        tposei_u8_64x64_park(mid[t], src + 64 * t * src_stride, src_stride);
+    for (C = 0; C < 8; C++)
+        for (t = 0; t < TPOSEI_VBMI_DOWN_TILES; t++) {
+            tposei_u8_64x64_unpark(r, mid[t], C);
+            TPOSEI_UNROLL
+            for (k = 0; k < 8; k++)
+                _mm512_stream_si512((__m512i *)(dst + (8 * C + k) * dst_stride + 64 * t), r[k]);
+        }
+}
 
 /* 32x32 2-byte elements the same way, with AVX-512BW alone: rows 8R..8R+7 through the
    64-bit network give 8x4-element blocks, one word permute turns each into 4 destination
@@ -1495,7 +1533,8 @@ typedef struct tposei_geom {
     size_t pf_first;  /* bytes of source the panel cursor fetches ahead at most; 0: a panel */
     int panels;  /* 1: prefetch by panels whatever the stride (else by tiles where they fit) */
     tposei_part_fn part; /* the right and bottom strips by tile corners; NULL: scalar */
-    tposei_tile_fn pair; /* blocks walked down: two tiles down a column at once, or NULL */
+    tposei_tile_fn pair; /* blocks walked down: pair_tiles tiles down a column at once, or NULL */
+    size_t pair_tiles;
     int overlap, seams;  /* direct mode, rows off lines: see tposei_join_block */
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
     size_t gcols; /* 0, or the blocks walked in column groups this wide (TPOSEI_GROUP_ROWS) */
@@ -1645,6 +1684,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.panels = mode == TPOSEI_GEOM_DIRECT;
     g.part = NULL;
     g.pair = NULL;
+    g.pair_tiles = 0;
     g.overlap = g.seams = g.down = 0;
     g.gcols = 0;
     g.carry_row = TPOSEI_CACHE_LINE;
@@ -1906,10 +1946,11 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
         for (j = 0; j < inner; j += tile) {
             const size_t r = g->down ? j : i, c = g->down ? i : j;
             tposei_pf_step(pf, job, g, tile, esize);
-            if (g->down && g->pair && j + 2 * tile <= inner) { /* tiles r and r + tile */
-                tposei_pf_step(pf, job, g, tile, esize);
+            if (g->down && g->pair && j + g->pair_tiles * tile <= inner) { /* tiles r.. */
+                size_t t;
+                for (t = 1; t < g->pair_tiles; t++) tposei_pf_step(pf, job, g, tile, esize);
                 g->pair(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
-                j += tile;
+                j += (g->pair_tiles - 1) * tile;
             } else if (tile == 1)
                 tposei_move(out + c * os + r * esize, src + r * ss + c * esize, esize);
             else
@@ -2095,7 +2136,7 @@ TPOSEI_FORCE_INLINE int tposei_u8_short_rows(const tposei_job *job)
    keep them (TPOSEI_CARRY_LINES, _SEAMS, _PAIRS). One fence per call. */
 TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
                                            tposei_tile_fn kernel, tposei_tile_fn kernel_nt,
-                                           tposei_tile_fn pair_nt,
+                                           tposei_tile_fn pair_nt, size_t pair_tiles,
                                            tposei_join_fn join_w, tposei_join_fn join_b,
                                            tposei_part_fn part, tposei_row_fn stream,
                                            int carries)
@@ -2132,7 +2173,9 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         TPOSE_ASSERT(g.bcols * g.carry_row <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
         g.pair = pair_nt;
+        g.pair_tiles = pair_tiles;
         g.down = down;
+        if (down && pair_nt && g.band < pair_tiles * tile) g.band = pair_tiles * tile;
         if (alias && job->dst_stride >= TPOSEI_GROUP_STRIDE && job->cols > TPOSEI_GROUP_ROWS)
             g.gcols = TPOSEI_GROUP_ROWS / g.bcols ? TPOSEI_GROUP_ROWS / g.bcols * g.bcols : g.bcols;
         g.overlap = join && part && job->cols >= tile;
@@ -3484,7 +3527,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
 #define TPOSEI_SSE2_RUN(name, esize, tile, kernel)                                          \
     static void name(const tposei_job *job)                                                 \
     {                                                                                       \
-        tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL, NULL,     \
+        tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL, NULL,  \
                           TPOSEI_CARRY_LINES);                                              \
     }
 
@@ -3503,7 +3546,7 @@ static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
     static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
     {                                                                                      \
         if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
-            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, join_w,           \
+            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, 0, join_w,        \
                               tposei_vbmi_join(join_b), kernel##_part, stream,             \
                               TPOSEI_CARRY_SEAMS);                                         \
     }
@@ -3519,8 +3562,8 @@ TPOSEI_SSE2_RUN(tposei_sse2_e16, 16, 1, NULL)
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         if (!tposei_try_skinny16(job, esize, 0))                                            \
-            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL, NULL, \
-                              TPOSEI_CARRY_LINES);                                          \
+            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL,    \
+                              NULL, TPOSEI_CARRY_LINES);                            \
     }
 TPOSEI_AVX2_RUN(tposei_avx2_e1, 1, 32, tposei_u8_32x32_avx2)
 TPOSEI_AVX2_RUN(tposei_avx2_e2, 2, 16, tposei_u16_16x16_avx2)
@@ -3606,11 +3649,11 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
-            tposei_simd_drive(job, esize, n, nt, nt, pair, join, join,                      \
+            tposei_simd_drive(job, esize, n, nt, nt, pair, 2, join, join,                   \
                               tposei_##shape##_avx2_part,                                   \
                               tposei_stream_row_avx2, TPOSEI_CARRY_PAIRS);                  \
         } else                                                                              \
-            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, NULL, NULL, NULL,       \
+            tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL,    \
                               tposei_stream_row_avx2, TPOSEI_CARRY_LINES);                  \
     }
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64,
@@ -3656,8 +3699,13 @@ static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
     const tposei_tile_fn nt = spread || tposei_u8_short_rows(job) ? tposei_u8_64x64_avx512_nt
                                                                    : tposei_u8_64x64_vbmi_nt;
     const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
+    /* blocks walked down take four rows-once tiles at a time on Zen 5 (TPOSEI_VBMI_DOWN_TILES) */
+    const tposei_tile_fn down =
+        nt == tposei_u8_64x64_vbmi_nt && tposei_cpu_has(TPOSEI_CPU_ZEN5) ? tposei_u8_256x64_vbmi_nt
+                                                                         : NULL;
     if (!tposei_try_skinny(job, 1, 1))
-        tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, NULL, join, join,
+        tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, down, TPOSEI_VBMI_DOWN_TILES,
+                          join, join,
                           tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512,
                           TPOSEI_CARRY_SEAMS);
 }
@@ -3676,7 +3724,7 @@ static TPOSEI_AVX512_FN void tposei_avx512s_e2(const tposei_job *job)
                                       ? tposei_u16_32x32_avx512_join_w
                                       : tposei_u16_32x32_bw_join;
     if (!tposei_try_skinny(job, 2, 1))
-        tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt, NULL,
+        tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt, NULL, 0,
                           join_w, tposei_vbmi_join(tposei_u16_32x32_avx512_join_b),
                           tposei_u16_32x32_bw_part, tposei_stream_row_avx512,
                           TPOSEI_CARRY_SEAMS);
