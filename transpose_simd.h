@@ -3563,7 +3563,7 @@ TPOSEI_SSE2_RUN(tposei_sse2_e16, 16, 1, NULL)
     {                                                                                       \
         if (!tposei_try_skinny16(job, esize, 0))                                            \
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL,    \
-                              NULL, TPOSEI_CARRY_LINES);                            \
+                              NULL, TPOSEI_CARRY_LINES);                                    \
     }
 TPOSEI_AVX2_RUN(tposei_avx2_e1, 1, 32, tposei_u8_32x32_avx2)
 TPOSEI_AVX2_RUN(tposei_avx2_e2, 2, 16, tposei_u16_16x16_avx2)
@@ -3705,8 +3705,7 @@ static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
                                                                          : NULL;
     if (!tposei_try_skinny(job, 1, 1))
         tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, down, TPOSEI_VBMI_DOWN_TILES,
-                          join, join,
-                          tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512,
+                          join, join, tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512,
                           TPOSEI_CARRY_SEAMS);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
