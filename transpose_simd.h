@@ -1634,6 +1634,17 @@ typedef struct tposei_geom {
    4096x1024 0.58 -> 0.54, 4096^2 0.54 / 0.53); 128-row blocks were no better overall
    (2112^2 f64 0.73, 1536x1024 f32 0.98, 8192^2 f32 0.77). */
 #define TPOSEI_DIRECT_ROWS_ZEN5 256
+/* Doubles on Zen 5 take taller, narrower direct blocks still: 32 lines of destination (256
+   source rows) by 64 destination rows, so each destination row receives 2 KiB per visit
+   (512 bytes above) and each source row gives 512 bytes (2 KiB above), 128 KiB a block.
+   avx512-stream, medians of 5 interleaved rounds against 8 lines by 256 rows (two copies
+   of that build: x0.96-1.04): 5824^2 0.70 -> 1.08 (x1.57), 4096^2 0.84 -> 1.03, 10000x3000
+   0.78 -> 0.87, 3000x10000 0.79 -> 0.85, 2112^2 0.78 -> 0.83, 1024^2 0.85 -> 0.94. 16 lines
+   by 64 rows and 32 by 32 measured within a few per cent of it. The other element sizes
+   did not gain alike: bytes 16 lines by 128 or 256 rows, 16448^2 x1.00-1.01, 32 by 128 x0.87;
+   floats 16 by 64-128 rows x0.90-1.15 over the shapes, in the noise (README.md). */
+#define TPOSEI_DIRECT_LINES_ZEN5_F64 32
+#define TPOSEI_DIRECT_ROWS_ZEN5_F64 64
 /* Joined direct blocks (destination rows off cache lines) of matrices of at most
    TPOSEI_JOIN_SHORT_MAX bytes are 128 destination rows wide instead: their carries (64 bytes
    per row) then take 8 KiB of L1 beside the tile's source lines and parked blocks, not all
@@ -2164,6 +2175,10 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
         if (zen5 && !alias) g.bcols = g.pcols = TPOSEI_DIRECT_ROWS_ZEN5;
+        if (zen5 && !alias && !join && esize == 8) { /* see TPOSEI_DIRECT_LINES_ZEN5_F64 */
+            g.band = TPOSEI_DIRECT_LINES_ZEN5_F64 * (TPOSEI_CACHE_LINE / 8);
+            g.bcols = g.pcols = TPOSEI_DIRECT_ROWS_ZEN5_F64;
+        }
         if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
         if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         if (join && short_job && esize == 1) g.band /= 2;
