@@ -2137,6 +2137,21 @@ TPOSEI_FORCE_INLINE int tposei_u8_short_rows(const tposei_job *job)
            tposei_l1_sets(job->src_stride, 64) == 4;
 }
 
+/* On Zen 5, bytes whose destination rows are 512 or 1024 bytes apart stream slowly in any
+   of the direct walks (0.44-0.59x memcpy where 768 or 1536 give 0.79-0.80: measured only,
+   no counters here), and the in-cache blocks' plain stores move them faster. AUTO against
+   avx512 (plain), medians of 3 interleaved runs: 1024^2 0.54 / 0.70, 512x3072 0.59 / 0.71,
+   1024x4032 0.44 / 0.63, 1024x2048 0.56 / 0.70, 1024x4000 0.49 / 0.62, 512x16384 0.55 /
+   0.62, 1024x8192 0.55 / 0.57, 1024x16384 0.55 / 0.54; not at 2048 (2048x1024 0.58 / 0.54,
+   2048^2 0.59 / 0.53, 2048x8192 0.53 / 0.41) nor at 768 or 1536 (0.79-0.82 / 0.71-0.75).
+   So the stream kernels take the in-cache walk there (rows on lines; others not measured). */
+#define TPOSEI_PLAIN_ROWS_ZEN5 1024
+TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize)
+{
+    return esize == 1 && tposei_cpu_has(TPOSEI_CPU_ZEN5) &&
+           job->dst_stride <= TPOSEI_PLAIN_ROWS_ZEN5 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0;
+}
+
 /* The SIMD driver. Without `stream`: blocks sized for the caches, stored in place. With it:
    when `kernel_nt` exists and every destination row starts on a cache line, tiles store
    their whole lines non-temporally straight from registers (blocks walked down through
@@ -2158,7 +2173,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
     const int even = ((uintptr_t)job->dst | job->dst_stride) % 2 == 0;
     const tposei_join_fn join = aligned || !join_w ? NULL : even ? join_w : join_b;
     tposei_geom g;
-    if (!stream) {
+    if (!stream || (aligned && tposei_u8_plain_rows(job, esize))) { /* TPOSEI_PLAIN_ROWS_ZEN5 */
         g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_CACHE);
         g.part = part;
         tposei_simd_walk(job, &g, esize, tile, kernel, NULL, NULL, NULL);
