@@ -1642,7 +1642,7 @@ typedef struct tposei_geom {
    0.78 -> 0.87, 3000x10000 0.79 -> 0.85, 2112^2 0.78 -> 0.83, 1024^2 0.85 -> 0.94. 16 lines
    by 64 rows and 32 by 32 measured within a few per cent of it. The other element sizes
    did not gain alike: bytes 16 lines by 128 or 256 rows, 16448^2 x1.00-1.01, 32 by 128 x0.87;
-   floats 16 by 64-128 rows x0.90-1.15 over the shapes, in the noise (README.md). */
+   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md). */
 #define TPOSEI_DIRECT_LINES_ZEN5_F64 32
 #define TPOSEI_DIRECT_ROWS_ZEN5_F64 64
 /* Joined direct blocks (destination rows off cache lines) of matrices of at most
