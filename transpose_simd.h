@@ -1645,6 +1645,18 @@ typedef struct tposei_geom {
    floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md). */
 #define TPOSEI_DIRECT_LINES_ZEN5_F64 32
 #define TPOSEI_DIRECT_ROWS_ZEN5_F64 64
+
+/* The direct blocks' shape on Zen 5 (TPOSEI_DIRECT_ROWS_ZEN5, TPOSEI_DIRECT_LINES_ZEN5_F64),
+   replacing the one tposei_simd_geom gives. */
+TPOSEI_FORCE_INLINE void tposei_zen5_direct(tposei_geom *g, size_t esize, int joined)
+{
+    if (esize == 8 && !joined) {
+        g->band = TPOSEI_DIRECT_LINES_ZEN5_F64 * (TPOSEI_CACHE_LINE / esize);
+        g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5_F64;
+    } else {
+        g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5;
+    }
+}
 /* Joined direct blocks (destination rows off cache lines) of matrices of at most
    TPOSEI_JOIN_SHORT_MAX bytes are 128 destination rows wide instead: their carries (64 bytes
    per row) then take 8 KiB of L1 beside the tile's source lines and parked blocks, not all
@@ -2189,11 +2201,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
-        if (zen5 && !alias) g.bcols = g.pcols = TPOSEI_DIRECT_ROWS_ZEN5;
-        if (zen5 && !alias && !join && esize == 8) { /* see TPOSEI_DIRECT_LINES_ZEN5_F64 */
-            g.band = TPOSEI_DIRECT_LINES_ZEN5_F64 * (TPOSEI_CACHE_LINE / 8);
-            g.bcols = g.pcols = TPOSEI_DIRECT_ROWS_ZEN5_F64;
-        }
+        if (zen5 && !alias) tposei_zen5_direct(&g, esize, join != NULL);
         if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
         if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         if (join && short_job && esize == 1) g.band /= 2;
