@@ -3058,17 +3058,19 @@ static inline TPOSEI_AVX512_ATTR void tposei_u64_8x8_strip(unsigned char *dst, s
    four interleaved runs) one stream measured 1.50-1.59 where page runs taken in turn, which
    the earlier Xeon guest preferred (0.96-0.98 there against 0.82 for one stream), gave
    0.92-1.02 with eight runs of 16 KiB, 0.71-1.01 with two and 1.00-1.11 with four. */
+/* Chunks in pairs, but wide on Zen 5 one at a time: there two lines of each source row in
+   turn measured below one (8x4000000 doubles, medians of 7 interleaved rounds, 1.02 -> 1.12x
+   memcpy, x1.10 where two copies of the old build gave x1.00; x1.06-1.08 in another run). */
 TPOSEI_AVX512_INLINE size_t tposei_rows8_loop(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t n, int wide,
                                               int stream, __m512i *carry)
 {
     size_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream, carry);
-    if (i + 8 <= n) {
+    if (!wide || !tposei_cpu_has(TPOSEI_CPU_ZEN5))
+        for (; i + 16 <= n; i += 16)
+            tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream, carry);
+    for (; i + 8 <= n; i += 8)
         tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 1, wide, stream, carry);
-        i += 8;
-    }
     return i;
 }
 

@@ -310,6 +310,7 @@ int main(int argc, char **argv)
         tposei_cpu_cache = tposei_cpu_features() ^ TPOSEI_CPU_ZEN5;
         check_large(k);
         check_dense(k);
+        if (feature == TPOSEI_CPU_AVX512) check_tall8(k); /* the n x 8 chunk pairs */
         tposei_cpu_cache ^= TPOSEI_CPU_ZEN5;
     }
     if (feature == TPOSEI_CPU_AVX512) { /* the byte tiles a CPU without VBMI runs */
