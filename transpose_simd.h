@@ -1366,10 +1366,11 @@ static void tposei_skinny8_table(tposei_skinny *t, size_t esize, int tall)
     size_t m, q;
     for (m = 0; m < 8; m++)
         for (q = 0; q < 64; q++) {
-            const size_t pos = tposei_skinny_pos(8, esize, tall, 64, m, q); /* input pos / 64 */
-            if (tall) /* input q / 8, its group m */
+            /* output m's byte q is byte pos % 64 of input pos / 64 */
+            const size_t pos = tposei_skinny_pos(8, esize, tall, 64, m, q);
+            if (tall) /* pos / 64 == q / 8: gather it into that input's group m */
                 t->perm8[8 * m + q % 8] = (unsigned char)(pos % 64);
-            else /* input pos / 64, its group m, now output m's group pos / 64 */
+            else /* it lies in group m, which the network moves to output m's group pos / 64 */
                 t->perm8[q] = (unsigned char)(pos / 64 * 8 + pos % 8);
         }
 }
@@ -3057,10 +3058,10 @@ static inline TPOSEI_AVX512_ATTR void tposei_u64_8x8_strip(unsigned char *dst, s
    element. On the Zen 4 guest these figures come from (4000000x8 doubles, ratio to memcpy,
    four interleaved runs) one stream measured 1.50-1.59 where page runs taken in turn, which
    the earlier Xeon guest preferred (0.96-0.98 there against 0.82 for one stream), gave
-   0.92-1.02 with eight runs of 16 KiB, 0.71-1.01 with two and 1.00-1.11 with four. */
-/* Chunks in pairs, but wide on Zen 5 one at a time: there two lines of each source row in
-   turn measured below one (8x4000000 doubles, medians of 7 interleaved rounds, 1.02 -> 1.12x
-   memcpy, x1.10 where two copies of the old build gave x1.00; x1.06-1.08 in another run). */
+   0.92-1.02 with eight runs of 16 KiB, 0.71-1.01 with two and 1.00-1.11 with four.
+   Wide on Zen 5 the chunks go one at a time: two lines of each SoA row in turn measured
+   below one (8x4000000 doubles, medians of 7 interleaved rounds, 1.02 -> 1.12x memcpy, x1.10
+   where two copies of the old build gave x1.00; x1.06-1.08 in another run). */
 TPOSEI_AVX512_INLINE size_t tposei_rows8_loop(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t n, int wide,
                                               int stream, __m512i *carry)
