@@ -1685,7 +1685,15 @@ typedef struct tposei_geom {
    0.78 -> 0.87, 3000x10000 0.79 -> 0.85, 2112^2 0.78 -> 0.83, 1024^2 0.85 -> 0.94. 16 lines
    by 64 rows and 32 by 32 measured within a few per cent of it. The other element sizes
    did not gain alike: bytes 16 lines by 128 or 256 rows, 16448^2 x1.00-1.01, 32 by 128 x0.87;
-   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md). */
+   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md).
+   These blocks walk down (TPOSEI_DOWN_ALIGN) only where the source stride aliases
+   (tposei_pf_fits_l1 false); on other strides of 512-byte multiples below
+   TPOSEI_ALIAS_WIDE_MAX they walk across, as on longer strides. Medians of 5 interleaved
+   rounds, down -> across (two copies of the old build: x0.94-0.98): 5824x2112 0.76 -> 1.02,
+   2112^2 0.80 -> 1.04, 3008^2 0.80 -> 1.01, 1088^2 0.92 -> 1.07, 1600^2 0.84 -> 1.03,
+   3520^2 0.79 -> 1.03; aliasing strides lose across (1024^2 x0.76, 2048^2 x0.77) and stay
+   down. Floats' 8-line blocks gained nothing across (x0.94-1.05 at 2112^2, 3008^2, 4160^2;
+   1536x1024 x0.46 and 4096^2 x0.52 where they alias). */
 #define TPOSEI_DIRECT_LINES_ZEN5_F64 32
 #define TPOSEI_DIRECT_ROWS_ZEN5_F64 64
 
@@ -2238,9 +2246,10 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         /* see TPOSEI_ALIAS_WIDE_MAX, TPOSEI_DOWN_ALIGN and TPOSEI_JOIN_ROWS */
         const int aliasing = !join && !tposei_pf_fits_l1(job->src_stride, tile);
         const int short_stride = job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
-        const int down = !join && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
-                         (short_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
         const int zen5 = tposei_cpu_has(TPOSEI_CPU_ZEN5); /* see TPOSEI_DIRECT_ROWS_ZEN5 */
+        const int down_short = short_stride && !(zen5 && esize == 8); /* see ..._ZEN5_F64 */
+        const int down = !join && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
+                         (down_short || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
         const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
