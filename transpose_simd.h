@@ -1685,15 +1685,8 @@ typedef struct tposei_geom {
    0.78 -> 0.87, 3000x10000 0.79 -> 0.85, 2112^2 0.78 -> 0.83, 1024^2 0.85 -> 0.94. 16 lines
    by 64 rows and 32 by 32 measured within a few per cent of it. The other element sizes
    did not gain alike: bytes 16 lines by 128 or 256 rows, 16448^2 x1.00-1.01, 32 by 128 x0.87;
-   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md).
-   These blocks walk down (TPOSEI_DOWN_ALIGN) only where the source stride aliases
-   (tposei_pf_fits_l1 false); on other strides of 512-byte multiples below
-   TPOSEI_ALIAS_WIDE_MAX they walk across, as on longer strides. Medians of 5 interleaved
-   rounds, down -> across (two copies of the old build: x0.94-0.98): 5824x2112 0.76 -> 1.02,
-   2112^2 0.80 -> 1.04, 3008^2 0.80 -> 1.01, 1088^2 0.92 -> 1.07, 1600^2 0.84 -> 1.03,
-   3520^2 0.79 -> 1.03; aliasing strides lose across (1024^2 x0.76, 2048^2 x0.77) and stay
-   down. Floats' 8-line blocks gained nothing across (x0.94-1.05 at 2112^2, 3008^2, 4160^2;
-   1536x1024 x0.46 and 4096^2 x0.52 where they alias). */
+   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md). Where
+   they walk down: tposei_zen5_down. */
 #define TPOSEI_DIRECT_LINES_ZEN5_F64 32
 #define TPOSEI_DIRECT_ROWS_ZEN5_F64 64
 
@@ -1708,6 +1701,28 @@ TPOSEI_FORCE_INLINE void tposei_zen5_direct(tposei_geom *g, size_t esize, int jo
         g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5;
     }
 }
+/* Which direct blocks on destination strides of a multiple of TPOSEI_DOWN_ALIGN walk down on
+   Zen 5, where the rule for other CPUs (source strides below TPOSEI_ALIAS_WIDE_MAX, or
+   aliasing ones) left shapes at 0.35-0.9x memcpy: every element size but 8 walks down
+   whatever the source stride; doubles (TPOSEI_DIRECT_LINES_ZEN5_F64) walk down on multiples
+   of 1 KiB and aliasing source strides, and across on odd multiples of 512 bytes. Medians
+   of 5 interleaved rounds, AUTO, the old rule -> this one (two copies of one build:
+   x0.94-0.98). Longer source strides, now down: floats 2048x8320 0.35 -> 0.82, 4096x8320
+   0.40 -> 0.92, 8192x8320 0.40 -> 0.90, 2176x8320 0.63 -> 0.79, 3200x8320 0.64 -> 0.75;
+   2-byte 4096x16928 0.40 -> 0.82, 2048x16928 0.35 -> 0.73; bytes 4096x33856 0.36 -> 0.45,
+   2560x33856 0.59 -> 0.73; 16-byte 1088x2080 0.40 -> 0.69, 2112^2 0.41 -> 0.68; doubles
+   2176x4160 0.69 -> 0.89, 1152x5824 0.69 -> 0.83, 4096x4160 0.82 -> 1.11. Doubles on odd
+   multiples of 512 with shorter source strides, now across: 5824x2112 0.76 -> 1.02, 2112^2
+   0.80 -> 1.04, 3008^2 0.80 -> 1.01, 1088^2 0.92 -> 1.07, 1600^2 0.84 -> 1.03, 3520^2 0.79
+   -> 1.03, 2112x1088 0.87 -> 1.02. Walked across, doubles lose on multiples of 1 KiB
+   (2176x1088 x0.77, 3200x2112 x0.73, 2304x2112 x0.73) and on aliasing strides (1024^2 x0.76,
+   2048^2 x0.77), and floats on odd multiples of 512 (2176x2112 x0.74, 3200x2112 x0.77,
+   1152x2112 x0.80). Measured only; no counters here to say why. */
+TPOSEI_FORCE_INLINE int tposei_zen5_down(const tposei_job *job, size_t esize)
+{
+    return esize != 8 || job->dst_stride % (2 * TPOSEI_DOWN_ALIGN) == 0;
+}
+
 /* Joined direct blocks (destination rows off cache lines) of matrices of at most
    TPOSEI_JOIN_SHORT_MAX bytes are 128 destination rows wide instead: their carries (64 bytes
    per row) then take 8 KiB of L1 beside the tile's source lines and parked blocks, not all
@@ -2247,9 +2262,9 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int aliasing = !join && !tposei_pf_fits_l1(job->src_stride, tile);
         const int short_stride = job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
         const int zen5 = tposei_cpu_has(TPOSEI_CPU_ZEN5); /* see TPOSEI_DIRECT_ROWS_ZEN5 */
-        const int down_short = short_stride && !(zen5 && esize == 8); /* see ..._ZEN5_F64 */
+        const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride;
         const int down = !join && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
-                         (down_short || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
+                         (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
         const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);

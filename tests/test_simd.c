@@ -166,8 +166,10 @@ static void check_large(tpose_kernel k)
         const size_t rows = 2 * 8 * line + 7, cols = 2 * 512 + 45;
         const size_t dst_ld = (rows + line - 1) / line * line;
         const size_t dst_ld512 = (rows * esize + 511) / 512 * 512 / esize; /* walked down */
+        const size_t dst_ld1k = (rows * esize + 1023) / 1024 * 1024 / esize; /* Zen 5 f64 down */
         for (m = 0; m < 2; m++) check_shape(k, rows, cols, esize, cols + 1, dst_ld + m, 3, 0);
         check_shape(k, rows, cols, esize, cols + 1, dst_ld512, 3, 0);
+        check_shape(k, rows, cols, esize, cols + 1, dst_ld1k, 3, 0);
         /* dense destinations off lines: row seams, across bands and blocks, and the last
            tile column overlapping the one before */
         check_shape(k, rows, cols, esize, cols + 1, rows, 0, 5 * esize);
@@ -186,6 +188,10 @@ static void check_large(tpose_kernel k)
         check_shape(k, rows, 3072 / esize - 5, esize, 3072 / esize, 1024 / esize, 0, 0);
         /* 32 KiB: the aliasing blocks only where they are walked down */
         check_shape(k, 300 / esize + 7, 700 / esize + 45, esize, 32768 / esize, 1024 / esize,
+                    0, 0);
+        /* a line past 32 KiB, not aliasing, rows 2 KiB apart: direct blocks walked down on
+           Zen 5 (past the narrow path's short sides) */
+        check_shape(k, 300 / esize + 64, 700 / esize + 45, esize, 32832 / esize, 2048 / esize,
                     0, 0);
     }
 }
