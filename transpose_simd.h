@@ -1626,7 +1626,8 @@ typedef struct tposei_geom {
    So blocks on such strides walk down each column of tiles, where the source stride is
    below TPOSEI_ALIAS_WIDE_MAX or the blocks are the aliasing geometry's 2x8; the direct
    blocks' panels on longer strides share few L2 sets and must be read in the order the
-   panel cursor fetched them (8192^2 f32 0.73 -> 0.58 walked down). avx512-stream,
+   panel cursor fetched them (8192^2 f32 0.73 -> 0.58 walked down; Zen 5 measured otherwise
+   and has its own rule, tposei_zen5_down). avx512-stream,
    interleaved runs, across -> down, medians of 5: 1024^2 u16 0.98 -> 1.37, f32 0.88 ->
    0.99, f64 1.07 -> 1.22; 1536x1024 f32 0.96 -> 1.12; 2048^2 u8 0.90 -> 0.99, u16 1.01 ->
    1.06, f32 0.87 -> 0.96; 4096^2 f32 0.84 -> 0.92; 1024x1500 u8 0.72 -> 0.83, 1024x2048
