@@ -1686,18 +1686,24 @@ typedef struct tposei_geom {
    0.78 -> 0.87, 3000x10000 0.79 -> 0.85, 2112^2 0.78 -> 0.83, 1024^2 0.85 -> 0.94. 16 lines
    by 64 rows and 32 by 32 measured within a few per cent of it. The other element sizes
    did not gain alike: bytes 16 lines by 128 or 256 rows, 16448^2 x1.00-1.01, 32 by 128 x0.87;
-   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md). Where
-   they walk down: tposei_zen5_down. */
-#define TPOSEI_DIRECT_LINES_ZEN5_F64 32
-#define TPOSEI_DIRECT_ROWS_ZEN5_F64 64
+   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md).
+   16-byte elements take the same 32 lines by 64 rows (128 source rows, 1 KiB from each,
+   128 KiB a block), still walked down on every multiple of TPOSEI_DOWN_ALIGN (doubles'
+   rule in tposei_zen5_down measured x0.80-1.11 for them). AUTO, medians of 5 interleaved
+   rounds, 8 lines by 256 rows -> these (two copies of that build: x0.88-1.14): 2112^2 0.75
+   -> 0.83, 3008^2 0.72 -> 0.86, 1088x2080 0.71 -> 0.82, 1056x2080 0.75 -> 0.82, 2048^2
+   0.80 -> 0.88, 2112x1056 0.76 -> 0.83, 4096x1024 0.80 -> 0.86, 1024x4096 0.79 -> 0.86,
+   1024^2 0.90 -> 0.91. */
+#define TPOSEI_DIRECT_LINES_ZEN5_WIDE 32
+#define TPOSEI_DIRECT_ROWS_ZEN5_WIDE 64
 
-/* The direct blocks' shape on Zen 5 (TPOSEI_DIRECT_ROWS_ZEN5, TPOSEI_DIRECT_LINES_ZEN5_F64),
+/* The direct blocks' shape on Zen 5 (TPOSEI_DIRECT_ROWS_ZEN5, TPOSEI_DIRECT_LINES_ZEN5_WIDE),
    replacing the one tposei_simd_geom gives. */
 TPOSEI_FORCE_INLINE void tposei_zen5_direct(tposei_geom *g, size_t esize, int joined)
 {
-    if (esize == 8 && !joined) {
-        g->band = TPOSEI_DIRECT_LINES_ZEN5_F64 * (TPOSEI_CACHE_LINE / esize);
-        g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5_F64;
+    if ((esize == 8 || esize == 16) && !joined) {
+        g->band = TPOSEI_DIRECT_LINES_ZEN5_WIDE * (TPOSEI_CACHE_LINE / esize);
+        g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5_WIDE;
     } else {
         g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5;
     }
@@ -1705,7 +1711,7 @@ TPOSEI_FORCE_INLINE void tposei_zen5_direct(tposei_geom *g, size_t esize, int jo
 /* Which direct blocks on destination strides of a multiple of TPOSEI_DOWN_ALIGN walk down on
    Zen 5, where the rule for other CPUs (source strides below TPOSEI_ALIAS_WIDE_MAX, or
    aliasing ones) left shapes at 0.35-0.9x memcpy: every element size but 8 walks down
-   whatever the source stride; doubles (TPOSEI_DIRECT_LINES_ZEN5_F64) walk down on multiples
+   whatever the source stride; doubles (TPOSEI_DIRECT_LINES_ZEN5_WIDE) walk down on multiples
    of 1 KiB and aliasing source strides, and across on odd multiples of 512 bytes. Medians
    of 5 interleaved rounds, AUTO, the old rule -> this one (two copies of one build:
    x0.94-0.98). Longer source strides, now down: floats 2048x8320 0.35 -> 0.82, 4096x8320

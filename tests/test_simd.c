@@ -161,9 +161,11 @@ static void check_large(tpose_kernel k)
                 const size_t dst_ld = (rows + line - 1) / line * line + line * (d == 2);
                 check_shape(k, rows, cols, esize, cols + 3 * d, dst_ld, d, m * esize);
             }
-    for (e = 0; e < 5; e++) { /* past two direct-mode bands (8 lines) and blocks (512 rows) */
-        const size_t esize = simd_esizes[e], line = 64 / (esize < 64 ? esize : 64);
-        const size_t rows = 2 * 8 * line + 7, cols = 2 * 512 + 45;
+    /* past two direct-mode bands and blocks: 8 lines by 512 rows, and Zen 5's 8- and 16-byte
+       blocks of 32 lines by 64 rows */
+    for (e = 0; e < 10; e++) {
+        const size_t esize = simd_esizes[e % 5], line = 64 / (esize < 64 ? esize : 64);
+        const size_t rows = 2 * (e < 5 ? 8 : 32) * line + 7, cols = 2 * (e < 5 ? 512 : 64) + 45;
         const size_t dst_ld = (rows + line - 1) / line * line;
         const size_t dst_ld512 = (rows * esize + 511) / 512 * 512 / esize; /* walked down */
         const size_t dst_ld1k = (rows * esize + 1023) / 1024 * 1024 / esize; /* Zen 5 f64 down */
