@@ -1696,14 +1696,30 @@ typedef struct tposei_geom {
    1024^2 0.90 -> 0.91. */
 #define TPOSEI_DIRECT_LINES_ZEN5_WIDE 32
 #define TPOSEI_DIRECT_ROWS_ZEN5_WIDE 64
+/* Bytes' direct blocks walked across on Zen 5 are one tile wide, 8 lines (512 source rows) by
+   64 destination rows, 32 KiB a block and a panel, where the source stride is below
+   TPOSEI_DIRECT_U8_STRIDE_ZEN5: each source row gives one line a visit, the next one fetched
+   a panel ahead. AUTO, medians of 5 interleaved rounds, 256 rows -> 64 (two copies of the
+   old build: x0.96-1.04): 2112^2 0.82 -> 0.90 (x1.13), 3008^2 0.80 -> 0.91, 4160^2 0.81 ->
+   0.89, 1088^2 0.78 -> 0.92, 2112x1088 0.80 -> 1.03, 16448x1088 0.70 -> 0.81; 8256^2 x0.97,
+   12352x4160 x1.01 (x1.13 in 3 other rounds, as 2112x8256). Longer source strides lose or
+   gain nothing (1088x10304 x0.97, 1088x12352 x0.96, 2112x12352 x0.96, 1088x24640 x0.82,
+   16448^2 x0.94-0.97) and keep 256 rows. 128 rows measured between the two (x0.98-1.09),
+   bands of 2 or 4 lines lower (16448^2 x0.66-0.92), and the cursor 2, 4 or 8 panels ahead
+   no better than one (2112^2 x1.06-1.20 against x1.19). Measured only: no counters here. */
+#define TPOSEI_DIRECT_ROWS_ZEN5_U8 64
+#define TPOSEI_DIRECT_U8_STRIDE_ZEN5 ((size_t)10 << 10)
 
-/* The direct blocks' shape on Zen 5 (TPOSEI_DIRECT_ROWS_ZEN5, TPOSEI_DIRECT_LINES_ZEN5_WIDE),
-   replacing the one tposei_simd_geom gives. */
-TPOSEI_FORCE_INLINE void tposei_zen5_direct(tposei_geom *g, size_t esize, int joined)
+/* The direct blocks' shape on Zen 5 (TPOSEI_DIRECT_ROWS_ZEN5, TPOSEI_DIRECT_LINES_ZEN5_WIDE,
+   TPOSEI_DIRECT_ROWS_ZEN5_U8), replacing the one tposei_simd_geom gives. */
+TPOSEI_FORCE_INLINE void tposei_zen5_direct(tposei_geom *g, const tposei_job *job,
+                                            size_t esize, int joined, int down)
 {
     if ((esize == 8 || esize == 16) && !joined) {
         g->band = TPOSEI_DIRECT_LINES_ZEN5_WIDE * (TPOSEI_CACHE_LINE / esize);
         g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5_WIDE;
+    } else if (esize == 1 && !joined && !down && job->src_stride < TPOSEI_DIRECT_U8_STRIDE_ZEN5) {
+        g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5_U8;
     } else {
         g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5;
     }
@@ -2275,7 +2291,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
-        if (zen5 && !alias) tposei_zen5_direct(&g, esize, join != NULL);
+        if (zen5 && !alias) tposei_zen5_direct(&g, job, esize, join != NULL, down);
         if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
         if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         if (join && short_job && esize == 1) g.band /= 2;

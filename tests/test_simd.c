@@ -172,6 +172,9 @@ static void check_large(tpose_kernel k)
         for (m = 0; m < 2; m++) check_shape(k, rows, cols, esize, cols + 1, dst_ld + m, 3, 0);
         check_shape(k, rows, cols, esize, cols + 1, dst_ld512, 3, 0);
         check_shape(k, rows, cols, esize, cols + 1, dst_ld1k, 3, 0);
+        /* bytes' direct blocks across on Zen 5: a tile wide on shorter source strides (above),
+           256 rows on longer ones */
+        if (esize == 1 && e < 5) check_shape(k, rows, cols, esize, 10304, dst_ld, 3, 0);
         /* dense destinations off lines: row seams, across bands and blocks, and the last
            tile column overlapping the one before */
         check_shape(k, rows, cols, esize, cols + 1, rows, 0, 5 * esize);
