@@ -3826,16 +3826,28 @@ TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, 
    1000x1536 0.90 -> 0.93; none lower. Four sets (odd multiples of 1 KiB) lost: 2048x1024
    1.01 -> 0.79, 4096x1024 1.03 -> 0.74. */
 #define TPOSEI_QUARTER_SETS 8
+/* On Zen 5 blocks walked down take four rows-once tiles at a time (TPOSEI_VBMI_DOWN_TILES)
+   where the tiles are rows-once anyway, and, whatever the source stride, where destination
+   rows are a multiple of TPOSEI_VBMI_DOWN_ALIGN apart: there the quarter tiles' 64 rows of one
+   line each drain at half speed, as the rows-once tiles' did. AUTO, medians of 3 interleaved
+   rounds, quarter tiles -> four rows-once tiles down (spread source strides): 2048x2112 0.45
+   -> 0.70, 4096x2112 0.47 -> 0.70, 8192x2112 0.47 -> 0.68, 3072x2112 0.42 -> 0.68, 6144x2112
+   0.42 -> 0.68, 2048x4160 0.46 -> 0.68, 4096x4160 0.45 -> 0.68, 2048x8256 0.41 -> 0.65. On
+   odd multiples of 512 the quarter tiles stay ahead (1536x2112 0.94 -> 0.75, 2560x4160 0.86
+   -> 0.76, 3584x2112 0.85 -> 0.75). Destination strides of 512 and 1024 bytes take the
+   in-cache walk instead (TPOSEI_PLAIN_ROWS_ZEN5). */
+#define TPOSEI_VBMI_DOWN_ALIGN 1024
 static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
 {
     const int spread = tposei_l1_sets(job->src_stride, 64) >= TPOSEI_QUARTER_SETS;
     const tposei_tile_fn nt = spread || tposei_u8_short_rows(job) ? tposei_u8_64x64_avx512_nt
                                                                    : tposei_u8_64x64_vbmi_nt;
     const tposei_join_fn join = spread ? tposei_u8_64x64_avx512_join_b : tposei_u8_64x64_vbmi_join;
-    /* blocks walked down take four rows-once tiles at a time on Zen 5 (TPOSEI_VBMI_DOWN_TILES) */
-    const tposei_tile_fn down =
-        nt == tposei_u8_64x64_vbmi_nt && tposei_cpu_has(TPOSEI_CPU_ZEN5) ? tposei_u8_256x64_vbmi_nt
-                                                                         : NULL;
+    const int down_tiles = nt == tposei_u8_64x64_vbmi_nt ||
+                           job->dst_stride % TPOSEI_VBMI_DOWN_ALIGN == 0;
+    const tposei_tile_fn down = down_tiles && tposei_cpu_has(TPOSEI_CPU_ZEN5)
+                                    ? tposei_u8_256x64_vbmi_nt
+                                    : NULL;
     if (!tposei_try_skinny(job, 1, 1))
         tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, down, TPOSEI_VBMI_DOWN_TILES,
                           join, join, tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512,
