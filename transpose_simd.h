@@ -1710,6 +1710,19 @@ typedef struct tposei_geom {
 #define TPOSEI_DIRECT_ROWS_ZEN5_U8 64
 #define TPOSEI_DIRECT_U8_STRIDE_ZEN5 ((size_t)10 << 10)
 
+/* Bytes in the aliasing geometry on Zen 5 whose source rows are at most
+   TPOSEI_ALIAS_WHOLE_ROW_ZEN5 bytes apart take blocks as wide as that (bcols), so each block
+   spans whole source rows: its band is one contiguous run of source, which the panel cursor
+   then walks start to end, where 8-line blocks read every row in two halves, one block after
+   the other. AUTO, medians of 5 interleaved rounds, 8 lines -> whole rows (two copies of the
+   old build: x0.97-1.02): 4096x1024 0.63 -> 0.66 (x1.05), 8192x1024 0.63 -> 0.67 (x1.06),
+   2048x1024 0.62 -> 0.68 (x1.10), 16384x1024 0.62 -> 0.66, 3072x1024 0.62 -> 0.68, 4096x768
+   0.65 -> 0.67; in three other runs of 3-4 rounds x1.04-1.21 on the same shapes. With the
+   panel cursor a whole band ahead instead of TPOSEI_PF_LEAD_U8 it gained nothing (x1.02-1.04),
+   nor with bands of 512 rows (x0.97-1.06). Longer rows keep 8-line blocks: 2 KiB rows
+   measured x0.98 / x1.05 (4096x2048, 2048^2) in one run of 3. */
+#define TPOSEI_ALIAS_WHOLE_ROW_ZEN5 1024
+
 /* The direct blocks' shape on Zen 5 (TPOSEI_DIRECT_ROWS_ZEN5, TPOSEI_DIRECT_LINES_ZEN5_WIDE,
    TPOSEI_DIRECT_ROWS_ZEN5_U8), replacing the one tposei_simd_geom gives. */
 TPOSEI_FORCE_INLINE void tposei_zen5_direct(tposei_geom *g, const tposei_job *job,
@@ -2292,13 +2305,15 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
         if (zen5 && !alias) tposei_zen5_direct(&g, job, esize, join != NULL, down);
+        if (zen5 && alias && esize == 1 && job->src_stride <= TPOSEI_ALIAS_WHOLE_ROW_ZEN5)
+            g.bcols = g.pcols = TPOSEI_ALIAS_WHOLE_ROW_ZEN5;
         if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
         if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         if (join && short_job && esize == 1) g.band /= 2;
         g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
         if (join && g.bcols * g.carry_row > TPOSEI_STREAM_BUF)
             g.bcols = g.pcols = TPOSEI_STREAM_BUF / g.carry_row;
-        TPOSE_ASSERT(g.bcols * g.carry_row <= TPOSEI_STREAM_BUF); /* the carries */
+        TPOSE_ASSERT(!join || g.bcols * g.carry_row <= TPOSEI_STREAM_BUF); /* the carries */
         g.part = part;
         g.pair = pair_nt;
         g.pair_tiles = pair_tiles;

@@ -198,6 +198,13 @@ static void check_large(tpose_kernel k)
            Zen 5 (past the narrow path's short sides) */
         check_shape(k, 300 / esize + 64, 700 / esize + 45, esize, 32832 / esize, 2048 / esize,
                     0, 0);
+        /* 1 KiB: bytes' aliasing blocks on Zen 5 span whole source rows
+           (TPOSEI_ALIAS_WHOLE_ROW_ZEN5), past two bands walked across (128 rows) and down (256
+           rows on a 1.5 KiB destination stride), the last tile column partial */
+        check_shape(k, 581, 1024 / esize - 5, esize, 1024 / esize, (581 + line - 1) / line * line,
+                    0, 0);
+        check_shape(k, 581, 1024 / esize - 5, esize, 1024 / esize,
+                    (581 * esize + 1023) / 512 * 512 / esize, 0, 0);
     }
 }
 
