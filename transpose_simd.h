@@ -1723,12 +1723,16 @@ typedef struct tposei_geom {
    measured x0.98 / x1.05 (4096x2048, 2048^2) in one run of 3. */
 #define TPOSEI_ALIAS_WHOLE_ROW_ZEN5 1024
 
-/* The direct blocks' shape on Zen 5 (TPOSEI_DIRECT_ROWS_ZEN5, TPOSEI_DIRECT_LINES_ZEN5_WIDE,
-   TPOSEI_DIRECT_ROWS_ZEN5_U8), replacing the one tposei_simd_geom gives. */
-TPOSEI_FORCE_INLINE void tposei_zen5_direct(tposei_geom *g, const tposei_job *job,
-                                            size_t esize, int joined, int down)
+/* The blocks' shape on Zen 5, replacing the one tposei_simd_geom gives: the aliasing
+   geometry's (bytes only there; TPOSEI_ALIAS_WHOLE_ROW_ZEN5) and the direct mode's
+   (TPOSEI_DIRECT_ROWS_ZEN5, TPOSEI_DIRECT_LINES_ZEN5_WIDE, TPOSEI_DIRECT_ROWS_ZEN5_U8). */
+TPOSEI_FORCE_INLINE void tposei_zen5_blocks(tposei_geom *g, const tposei_job *job,
+                                            size_t esize, int alias, int joined, int down)
 {
-    if ((esize == 8 || esize == 16) && !joined) {
+    if (alias) {
+        if (job->src_stride <= TPOSEI_ALIAS_WHOLE_ROW_ZEN5)
+            g->bcols = g->pcols = TPOSEI_ALIAS_WHOLE_ROW_ZEN5;
+    } else if ((esize == 8 || esize == 16) && !joined) {
         g->band = TPOSEI_DIRECT_LINES_ZEN5_WIDE * (TPOSEI_CACHE_LINE / esize);
         g->bcols = g->pcols = TPOSEI_DIRECT_ROWS_ZEN5_WIDE;
     } else if (esize == 1 && !joined && !down && job->src_stride < TPOSEI_DIRECT_U8_STRIDE_ZEN5) {
@@ -2304,9 +2308,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
         const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
         g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
-        if (zen5 && !alias) tposei_zen5_direct(&g, job, esize, join != NULL, down);
-        if (zen5 && alias && esize == 1 && job->src_stride <= TPOSEI_ALIAS_WHOLE_ROW_ZEN5)
-            g.bcols = g.pcols = TPOSEI_ALIAS_WHOLE_ROW_ZEN5;
+        if (zen5) tposei_zen5_blocks(&g, job, esize, alias, join != NULL, down);
         if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
         if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
         if (join && short_job && esize == 1) g.band /= 2;

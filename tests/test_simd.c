@@ -201,10 +201,11 @@ static void check_large(tpose_kernel k)
         /* 1 KiB: bytes' aliasing blocks on Zen 5 span whole source rows
            (TPOSEI_ALIAS_WHOLE_ROW_ZEN5), past two bands walked across (128 rows) and down (256
            rows on a 1.5 KiB destination stride), the last tile column partial */
-        check_shape(k, 581, 1024 / esize - 5, esize, 1024 / esize, (581 + line - 1) / line * line,
+        const size_t rows1k = 2 * 256 + 69, cols1k = 1024 / esize - 5;
+        check_shape(k, rows1k, cols1k, esize, 1024 / esize, (rows1k + line - 1) / line * line,
                     0, 0);
-        check_shape(k, 581, 1024 / esize - 5, esize, 1024 / esize,
-                    (581 * esize + 1023) / 512 * 512 / esize, 0, 0);
+        check_shape(k, rows1k, cols1k, esize, 1024 / esize,
+                    (rows1k * esize + 1023) / 512 * 512 / esize, 0, 0);
     }
 }
 
