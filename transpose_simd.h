@@ -1870,14 +1870,14 @@ TPOSEI_FORCE_INLINE size_t tposei_panel_lines(const tposei_pf_panel *pp)
 
 /* Issues `n` prefetches from the panel cursor, moving on to the next panel when one is done.
    A panel's run of a source row that starts off a cache line spans one line more than its
-   bytes / 64: the cursor fetches that last line too, outside the count, so it keeps its pace with the tiles (which count
-   their lines as if on lines). Left to the next panel, that line was one demand miss per row
-   and panel. avx512-stream on Zen 5, median quotients of 5-7 interleaved rounds in four runs
-   (two copies of the old build: x0.98-1.02): 3008x7919 floats (rows of 31676 bytes, the
-   destination on lines) x1.12 / x1.18 / x1.19 / x1.17 (0.73 -> 0.83), 3001x7919 floats
-   x1.05-1.09, 7919x3001 x1.05-1.11, 2001x4001 x1.14-1.22, 4001x3001 x1.07-1.10; 10000x3000
-   (every other row off a line) x0.98-1.02; shapes on lines unchanged (8256^2 floats, 2112^2
-   floats, 5824^2 doubles, 16448^2 bytes: x0.98-1.03). */
+   bytes / 64: the cursor fetches that last line too, outside the count, so it keeps its pace
+   with the tiles (which count their lines as if on lines). Left to the next panel, that line
+   was one demand miss per row and panel. avx512-stream on Zen 5, median quotients of 5-7
+   interleaved rounds in four runs (two copies of the old build: x0.98-1.02): 3008x7919
+   floats (rows of 31676 bytes, the destination on lines) x1.12 / x1.18 / x1.19 / x1.17 (0.73
+   -> 0.83), 3001x7919 floats x1.05-1.09, 7919x3001 x1.05-1.11, 2001x4001 x1.14-1.22,
+   4001x3001 x1.07-1.10; 10000x3000 (every other row off a line) x0.98-1.02; shapes on lines
+   unchanged (8256^2 floats, 2112^2 floats, 5824^2 doubles, 16448^2 bytes: x0.98-1.03). */
 TPOSEI_FORCE_INLINE void tposei_panel_step(tposei_pf_panel *pp, const tposei_job *job,
                                            const tposei_geom *g, size_t n, size_t esize)
 {
