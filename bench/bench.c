@@ -14,7 +14,10 @@
             peers: the other libraries built in with the Meson option `peers`)
             -n REPS (default 5)  -m MIB moved per measurement (default 1024; 0 = one pair,
             cache-resident)  -H (matrices on 2 MiB transparent huge pages)  -S (one source
-            shared by the pool: the stores alone from memory; bench_common.h)  -h */
+            shared by the pool: the stores alone from memory; bench_common.h)
+            -L SRC_LD  -D DST_LD (leading dimensions in elements, default dense: the cost of
+            a stride class; memcpy still copies rows * cols * esize bytes, and the other
+            libraries run only on dense matrices)  -h */
 #include "bench_common.h"
 #include <unistd.h>
 
@@ -34,11 +37,13 @@ typedef struct options {
     int reps;
     size_t pool_mib;
     int pool_set;
+    size_t src_ld, dst_ld; /* 0: dense */
 } options;
 
 typedef struct pass_ctx {
     tpose_kernel kernel;
     size_t rows, cols, esize;
+    size_t src_ld, dst_ld;
 } pass_ctx;
 
 static int transpose_pass(const tb_pool *pool, void *arg)
@@ -46,8 +51,8 @@ static int transpose_pass(const tb_pool *pool, void *arg)
     const pass_ctx *c = (const pass_ctx *)arg;
     size_t i;
     for (i = 0; i < pool->count; i++)
-        if (tpose_matrix_with(c->kernel, pool->dst[i], c->rows, pool->src[i], c->cols, c->rows,
-                              c->cols, c->esize) != TPOSE_OK)
+        if (tpose_matrix_with(c->kernel, pool->dst[i], c->dst_ld, pool->src[i], c->src_ld,
+                              c->rows, c->cols, c->esize) != TPOSE_OK)
             return 1;
     return 0;
 }
@@ -84,14 +89,18 @@ static void run_kernel(const tb_pool *pool, pass_ctx *ctx, int reps)
 static void run_shape(const options *o, size_t rows, size_t cols, size_t esize)
 {
     const size_t bytes = rows * cols * esize;
+    const size_t src_ld = o->src_ld ? o->src_ld : cols, dst_ld = o->dst_ld ? o->dst_ld : rows;
+    const int dense = src_ld == cols && dst_ld == rows;
     const size_t min_bytes =
         o->pool_set ? o->pool_mib * TB_MIB : (2 * bytes < 2 * TB_MIB ? 0 : 1024 * TB_MIB);
-    tb_pool pool = tb_pool_make(bytes, bytes, min_bytes);
+    tb_pool pool = tb_pool_make(rows * src_ld * esize, cols * dst_ld * esize, min_bytes);
     pass_ctx ctx;
     int k;
     ctx.rows = rows;
     ctx.cols = cols;
     ctx.esize = esize;
+    ctx.src_ld = src_ld;
+    ctx.dst_ld = dst_ld;
     /* Two untimed passes first: the first kernel measured otherwise pays for the pool's
        pages settling (measured: +30% on the first row at N = 2112, 1-byte). */
     tb_memcpy_pass(&pool, bytes);
@@ -102,7 +111,8 @@ static void run_shape(const options *o, size_t rows, size_t cols, size_t esize)
         ctx.kernel = (tpose_kernel)k;
         run_kernel(&pool, &ctx, o->reps);
     }
-    if (!o->any_kernel_selected || o->peers) peers_run_all(&pool, rows, cols, esize, o->reps);
+    if (dense && (!o->any_kernel_selected || o->peers))
+        peers_run_all(&pool, rows, cols, esize, o->reps);
     tb_pool_free(&pool);
 }
 
@@ -158,7 +168,7 @@ static int parse_options(options *o, int argc, char **argv)
     int c;
     memset(o, 0, sizeof *o);
     o->reps = 5;
-    while ((c = getopt(argc, argv, "r:c:e:k:n:m:HSh")) != -1) {
+    while ((c = getopt(argc, argv, "r:c:e:k:n:m:L:D:HSh")) != -1) {
         switch (c) {
         case 'r': o->rows = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': o->cols = (size_t)strtoull(optarg, NULL, 10); break;
@@ -171,6 +181,8 @@ static int parse_options(options *o, int argc, char **argv)
         case 'n': o->reps = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
         case 'H': tb_huge_pages = 1; break;
         case 'S': tb_shared_source = 1; break;
+        case 'L': o->src_ld = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'D': o->dst_ld = (size_t)strtoull(optarg, NULL, 10); break;
         case 'm':
             o->pool_mib = (size_t)strtoull(optarg, NULL, 10);
             o->pool_set = 1;
@@ -179,6 +191,8 @@ static int parse_options(options *o, int argc, char **argv)
         }
     }
     if (o->cols == 0) o->cols = o->rows;
+    if ((o->src_ld || o->dst_ld) && o->rows == 0) return 1; /* strides need one shape */
+    if ((o->src_ld && o->src_ld < o->cols) || (o->dst_ld && o->dst_ld < o->rows)) return 1;
     if (o->n_esizes == 0) {
         static const size_t defaults[] = {1, 2, 4, 8};
         for (c = 0; c < 4; c++) o->esizes[o->n_esizes++] = defaults[c];
@@ -192,13 +206,17 @@ int main(int argc, char **argv)
     int e;
     if (parse_options(&o, argc, argv)) {
         fprintf(stderr, "usage: tpose-bench [-r ROWS] [-c COLS] [-e ESIZE,..] [-k KERNEL,..] "
-                        "[-n REPS] [-m MIB] [-H] [-S]\n");
+                        "[-n REPS] [-m MIB] [-L SRC_LD] [-D DST_LD] [-H] [-S]\n");
         return 2;
     }
     printf("tpose-bench: one thread, median of %d passes; ratio = memcpy time / kernel time; "
-           "%s pages%s\n\n",
+           "%s pages%s",
            o.reps, tb_huge_pages ? "2 MiB" : "4 KiB",
            tb_shared_source ? "; one source shared by every pair (-S)" : "");
+    if (o.src_ld || o.dst_ld)
+        printf("; leading dimensions: source %zu, destination %zu elements",
+               o.src_ld ? o.src_ld : o.cols, o.dst_ld ? o.dst_ld : o.rows);
+    printf("\n\n");
     print_header();
     for (e = 0; e < o.n_esizes; e++) {
         if (o.rows)
