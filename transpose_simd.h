@@ -2283,10 +2283,70 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
            job->dst_stride <= TPOSEI_PLAIN_ROWS_ZEN5 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0;
 }
 
+/* Joined blocks' width: TPOSEI_JOIN_ROWS for matrices of at most TPOSEI_JOIN_SHORT_MAX bytes
+   and for bytes (which are half as tall too when short), and never more destination rows than
+   the carries of g->carry_row bytes each leave room for in the L1 buffer. */
+TPOSEI_FORCE_INLINE void tposei_join_blocks(tposei_geom *g, const tposei_job *job, size_t esize)
+{
+    const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
+    if (short_job || esize == 1) g->bcols = g->pcols = TPOSEI_JOIN_ROWS;
+    if (short_job && esize == 1) g->band /= 2;
+    if (g->bcols * g->carry_row > TPOSEI_STREAM_BUF)
+        g->bcols = g->pcols = TPOSEI_STREAM_BUF / g->carry_row;
+    TPOSE_ASSERT(g->bcols * g->carry_row <= TPOSEI_STREAM_BUF); /* the carries */
+}
+
+/* The geometry of the walks whose tiles store straight to memory (tposei_simd_drive's
+   `kernel_nt`): rows on lines, or off lines where `joined`. It picks the direct blocks or
+   the aliasing geometry's 2x8 (TPOSEI_ALIAS_WIDE_MAX), their shape on this CPU
+   (tposei_zen5_blocks), tiles walked down each block on some strides (TPOSEI_DOWN_ALIGN,
+   tposei_zen5_down), `pair_tiles` of them at once where the caller has such a kernel (else
+   0), column groups (TPOSEI_GROUP_ROWS) and the joins' carries (`carries`, TPOSEI_JOIN_ROWS;
+   `parts`: the caller has a corner kernel, which joined blocks overlap). */
+TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esize, size_t tile,
+                                              int joined, size_t pair_tiles, int parts,
+                                              int carries)
+{
+    const int aliasing = !joined && !tposei_pf_fits_l1(job->src_stride, tile);
+    const int short_stride = job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
+    const int zen5 = tposei_cpu_has(TPOSEI_CPU_ZEN5); /* see TPOSEI_DIRECT_ROWS_ZEN5 */
+    const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride;
+    const int down = !joined && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
+                     (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
+    const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
+    tposei_geom g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
+    if (zen5) tposei_zen5_blocks(&g, job, esize, alias, joined, down);
+    if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
+    g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
+    if (joined) tposei_join_blocks(&g, job, esize);
+    g.down = down;
+    g.pair_tiles = pair_tiles;
+    if (down && pair_tiles && g.band < pair_tiles * tile) g.band = pair_tiles * tile;
+    if (alias && job->dst_stride >= TPOSEI_GROUP_STRIDE && job->cols > TPOSEI_GROUP_ROWS)
+        g.gcols = TPOSEI_GROUP_ROWS / g.bcols ? TPOSEI_GROUP_ROWS / g.bcols * g.bcols : g.bcols;
+    g.overlap = joined && parts && job->cols >= tile;
+    g.seams = carries == TPOSEI_CARRY_SEAMS && g.overlap && job->rows >= tile &&
+              job->dst_stride == job->rows * esize;
+    return g;
+}
+
+/* The buffered walk's geometry: destination rows off lines take one line of them again,
+   inside the same buffer. */
+TPOSEI_FORCE_INLINE tposei_geom tposei_buffer_geom(size_t esize, size_t tile, int aligned)
+{
+    tposei_geom g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
+    if (!aligned) {
+        g.lead = TPOSEI_CACHE_LINE / esize;
+        g.band -= g.lead;
+    }
+    TPOSE_ASSERT((g.band + g.lead) * g.bcols * esize <= TPOSEI_STREAM_BUF);
+    return g;
+}
+
 /* The SIMD driver. Without `stream`: blocks sized for the caches, stored in place. With it:
    when `kernel_nt` exists and every destination row starts on a cache line, tiles store
    their whole lines non-temporally straight from registers (blocks walked down through
-   `pair_nt`, two tiles at once, where given), and where rows are off lines
+   `pair_nt`, `pair_tiles` tiles at once, where given), and where rows are off lines
    through `join_w` (rows at even offsets) or `join_b` (any offset; NULL where this CPU
    cannot run it); otherwise each block is transposed into an aligned L1 buffer whose rows
    leave through `stream` (aligned middle streamed, edges stored). `carries`: how the joins
@@ -2311,42 +2371,13 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         return;
     }
     if (kernel_nt && (aligned || join)) {
-        /* see TPOSEI_ALIAS_WIDE_MAX, TPOSEI_DOWN_ALIGN and TPOSEI_JOIN_ROWS */
-        const int aliasing = !join && !tposei_pf_fits_l1(job->src_stride, tile);
-        const int short_stride = job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
-        const int zen5 = tposei_cpu_has(TPOSEI_CPU_ZEN5); /* see TPOSEI_DIRECT_ROWS_ZEN5 */
-        const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride;
-        const int down = !join && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
-                         (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
-        const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
-        const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
-        g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
-        if (zen5) tposei_zen5_blocks(&g, job, esize, alias, join != NULL, down);
-        if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
-        if (join && (short_job || esize == 1)) g.bcols = g.pcols = TPOSEI_JOIN_ROWS;
-        if (join && short_job && esize == 1) g.band /= 2;
-        g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
-        if (join && g.bcols * g.carry_row > TPOSEI_STREAM_BUF)
-            g.bcols = g.pcols = TPOSEI_STREAM_BUF / g.carry_row;
-        TPOSE_ASSERT(!join || g.bcols * g.carry_row <= TPOSEI_STREAM_BUF); /* the carries */
+        g = tposei_nt_geom(job, esize, tile, join != NULL, pair_nt ? pair_tiles : 0,
+                           part != NULL, carries);
         g.part = part;
         g.pair = pair_nt;
-        g.pair_tiles = pair_tiles;
-        g.down = down;
-        if (down && pair_nt && g.band < pair_tiles * tile) g.band = pair_tiles * tile;
-        if (alias && job->dst_stride >= TPOSEI_GROUP_STRIDE && job->cols > TPOSEI_GROUP_ROWS)
-            g.gcols = TPOSEI_GROUP_ROWS / g.bcols ? TPOSEI_GROUP_ROWS / g.bcols * g.bcols : g.bcols;
-        g.overlap = join && part && job->cols >= tile;
-        g.seams = carries == TPOSEI_CARRY_SEAMS && g.overlap && job->rows >= tile &&
-                  job->dst_stride == job->rows * esize;
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);
     } else {
-        g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
-        if (!aligned) { /* one line of destination taken again, inside the same buffer */
-            g.lead = TPOSEI_CACHE_LINE / esize;
-            g.band -= g.lead;
-        }
-        TPOSE_ASSERT((g.band + g.lead) * g.bcols * esize <= TPOSEI_STREAM_BUF);
+        g = tposei_buffer_geom(esize, tile, aligned);
         g.part = part;
         tposei_simd_walk(job, &g, esize, tile, kernel, stream, NULL, buf);
     }
