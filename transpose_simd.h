@@ -2300,11 +2300,12 @@ TPOSEI_FORCE_INLINE void tposei_join_blocks(tposei_geom *g, const tposei_job *jo
    `kernel_nt`): rows on lines, or off lines where `joined`. It picks the direct blocks or
    the aliasing geometry's 2x8 (TPOSEI_ALIAS_WIDE_MAX), their shape on this CPU
    (tposei_zen5_blocks), tiles walked down each block on some strides (TPOSEI_DOWN_ALIGN,
-   tposei_zen5_down), `pair_tiles` of them at once where the caller has such a kernel (else
-   0), column groups (TPOSEI_GROUP_ROWS) and the joins' carries (`carries`, TPOSEI_JOIN_ROWS;
-   `parts`: the caller has a corner kernel, which joined blocks overlap). */
+   tposei_zen5_down), `pair_tiles` of them at once through `pair_nt` where given, column
+   groups (TPOSEI_GROUP_ROWS) and the joins' carries (`carries`, TPOSEI_JOIN_ROWS; joined
+   blocks overlap the corners `part` stores). */
 TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esize, size_t tile,
-                                              int joined, size_t pair_tiles, int parts,
+                                              int joined, tposei_tile_fn pair_nt,
+                                              size_t pair_tiles, tposei_part_fn part,
                                               int carries)
 {
     const int aliasing = !joined && !tposei_pf_fits_l1(job->src_stride, tile);
@@ -2319,12 +2320,14 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
     g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
     if (joined) tposei_join_blocks(&g, job, esize);
-    g.down = down;
+    g.part = part;
+    g.pair = pair_nt;
     g.pair_tiles = pair_tiles;
-    if (down && pair_tiles && g.band < pair_tiles * tile) g.band = pair_tiles * tile;
+    g.down = down;
+    if (down && pair_nt && g.band < pair_tiles * tile) g.band = pair_tiles * tile;
     if (alias && job->dst_stride >= TPOSEI_GROUP_STRIDE && job->cols > TPOSEI_GROUP_ROWS)
         g.gcols = TPOSEI_GROUP_ROWS / g.bcols ? TPOSEI_GROUP_ROWS / g.bcols * g.bcols : g.bcols;
-    g.overlap = joined && parts && job->cols >= tile;
+    g.overlap = joined && part && job->cols >= tile;
     g.seams = carries == TPOSEI_CARRY_SEAMS && g.overlap && job->rows >= tile &&
               job->dst_stride == job->rows * esize;
     return g;
@@ -2332,9 +2335,11 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
 
 /* The buffered walk's geometry: destination rows off lines take one line of them again,
    inside the same buffer. */
-TPOSEI_FORCE_INLINE tposei_geom tposei_buffer_geom(size_t esize, size_t tile, int aligned)
+TPOSEI_FORCE_INLINE tposei_geom tposei_buffer_geom(size_t esize, size_t tile, int aligned,
+                                                  tposei_part_fn part)
 {
     tposei_geom g = tposei_simd_geom(esize, tile, TPOSEI_GEOM_BUFFER);
+    g.part = part;
     if (!aligned) {
         g.lead = TPOSEI_CACHE_LINE / esize;
         g.band -= g.lead;
@@ -2371,14 +2376,10 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         return;
     }
     if (kernel_nt && (aligned || join)) {
-        g = tposei_nt_geom(job, esize, tile, join != NULL, pair_nt ? pair_tiles : 0,
-                           part != NULL, carries);
-        g.part = part;
-        g.pair = pair_nt;
+        g = tposei_nt_geom(job, esize, tile, join != NULL, pair_nt, pair_tiles, part, carries);
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);
     } else {
-        g = tposei_buffer_geom(esize, tile, aligned);
-        g.part = part;
+        g = tposei_buffer_geom(esize, tile, aligned, part);
         tposei_simd_walk(job, &g, esize, tile, kernel, stream, NULL, buf);
     }
     tposei_stream_fence();
