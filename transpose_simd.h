@@ -76,7 +76,8 @@ enum {
     TPOSEI_CPU_AVX2 = 4,    /* AVX2 and the OS saves YMM state */
     TPOSEI_CPU_AVX512 = 8,  /* F, BW, VL and the OS saves ZMM and opmask state */
     TPOSEI_CPU_VBMI = 16,   /* AVX-512 VBMI byte permutes, on top of TPOSEI_CPU_AVX512 */
-    TPOSEI_CPU_ZEN5 = 32    /* AMD family 1Ah or later: the stream geometry measured there */
+    TPOSEI_CPU_ZEN5 = 32,   /* AMD family 1Ah or later: the stream geometry measured there */
+    TPOSEI_CPU_ZEN3 = 64    /* AMD family 19h, Zen 3 models: the byte blocks measured there */
 };
 
 /* AMD's family from CPUID leaf 0 (vendor) and leaf 1 (eax): base family 0Fh plus the
@@ -86,6 +87,15 @@ static unsigned tposei_amd_family(unsigned b0, unsigned c0, unsigned d0, unsigne
     const unsigned base = (a1 >> 8) & 0xF;
     if (b0 != 0x68747541u || d0 != 0x69746E65u || c0 != 0x444D4163u) return 0; /* AuthenticAMD */
     return base == 0xF ? base + ((a1 >> 20) & 0xFF) : base;
+}
+
+/* 1 for the Zen 3 models of AMD family 19h (extended model 00h-0Fh, 20h-2Fh, 40h-5Fh; the
+   others of that family are Zen 4), from CPUID leaf 1 eax: model plus extended model. */
+static int tposei_amd_zen3(unsigned family, unsigned a1)
+{
+    const unsigned model = ((a1 >> 4) & 0xF) | ((a1 >> 12) & 0xF0);
+    return family == 0x19 && (model < 0x10 || (model >= 0x20 && model < 0x30) ||
+                              (model >= 0x40 && model < 0x60));
 }
 
 /* XCR0, the vector state the OS saves; only called once CPUID reported OSXSAVE. */
@@ -100,11 +110,13 @@ static uint64_t tposei_xgetbv0(void)
    ZMM and opmasks bits 5-7 too). */
 static int tposei_cpu_detect(void)
 {
-    unsigned a, b, c, d, b0, c0, d0, b7 = 0, c7 = 0, max;
+    unsigned a, b, c, d, b0, c0, d0, b7 = 0, c7 = 0, max, family;
     uint64_t xcr0 = 0;
     int f = TPOSEI_CPU_KNOWN;
     if (!__get_cpuid(0, &max, &b0, &c0, &d0) || !__get_cpuid(1, &a, &b, &c, &d)) return f;
-    if (tposei_amd_family(b0, c0, d0, a) >= 0x1A) f |= TPOSEI_CPU_ZEN5;
+    family = tposei_amd_family(b0, c0, d0, a);
+    if (family >= 0x1A) f |= TPOSEI_CPU_ZEN5;
+    if (tposei_amd_zen3(family, a)) f |= TPOSEI_CPU_ZEN3;
     if (d & (1u << 26)) f |= TPOSEI_CPU_SSE2;
     if ((c & (1u << 27)) && (c & (1u << 28))) xcr0 = tposei_xgetbv0(); /* OSXSAVE and AVX */
     if (max >= 7) __cpuid_count(7, 0, a, b7, c7, d);
@@ -119,7 +131,7 @@ static int tposei_cpu_detect(void)
 /* The feature bits, detected on first use. Thread safety: detection is pure and gives the
    same value in every thread, and the cache is read and written with relaxed atomics, so
    concurrent first calls at worst detect twice and store the same word. */
-static int tposei_cpu_cache; /* the tests flip TPOSEI_CPU_ZEN5 here to run both geometries */
+static int tposei_cpu_cache; /* the tests flip TPOSEI_CPU_ZEN5 and _ZEN3 here (geometries) */
 static int tposei_cpu_features(void)
 {
     int f = __atomic_load_n(&tposei_cpu_cache, __ATOMIC_RELAXED);
@@ -2283,6 +2295,24 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
            job->dst_stride <= TPOSEI_PLAIN_ROWS_ZEN5 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0;
 }
 
+/* Bytes on Zen 3 (TPOSEI_CPU_ZEN3) whose destination rows are on lines, direct or aliasing,
+   take blocks of one tile row (64 source rows) by TPOSEI_U8_RUN_ZEN3 bytes, walked across, so
+   the panel cursor reads each source row in runs of 4 KiB instead of 512 bytes. On the Zen 3
+   guest (EPYC family 19h model 01h, 2 vCPUs, 512 KiB L2) a read-only loop over 256 MiB at a
+   16448-byte stride, prefetching the next block row by row, read runs of 4 KiB at 0.85-0.99x
+   the sequential rate and runs of 512 B-2 KiB at 0.53-0.63x, whatever the rows per block.
+   avx2-stream, median quotients of 3 interleaved rounds against the 8x512 direct and 2x8
+   aliasing blocks: 2112^2 x1.77-2.25 (0.5 -> 0.8-1.25), 16448^2 x1.30-1.54 (0.26 -> 0.37),
+   8256^2 x1.31-1.65, 4096x1024 x1.19, 4096^2 x1.49, 8192^2 x1.13. Runs of 2 or 8 KiB or
+   whole rows measured between. Two tiles down a column (the pair kernel, a destination row's
+   two lines back to back), the cursor up to a whole 0.5-1 MiB panel ahead, lost (16448^2
+   x0.75-0.96), and four down read 0.13-0.22x memcpy in a copy-only model. What still bounds
+   16448^2: one non-temporal line per destination row in turn stored 0.33-0.42x the
+   sequential rate there on 4 KiB pages (0.95-0.99x on 2 MiB pages, 0.81-0.94x with 4-8 lines
+   of a row back to back), and a copy-only model of this walk 0.35-0.58x memcpy. The other
+   element sizes read runs of 2 KiB or more already and gained nothing. */
+#define TPOSEI_U8_RUN_ZEN3 4096
+
 /* Joined blocks' width: TPOSEI_JOIN_ROWS for matrices of at most TPOSEI_JOIN_SHORT_MAX bytes
    and for bytes (which are half as tall too when short), and never more destination rows than
    the carries of g->carry_row bytes each leave room for in the L1 buffer. */
@@ -2311,12 +2341,17 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     const int aliasing = !joined && !tposei_pf_fits_l1(job->src_stride, tile);
     const int short_stride = job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
     const int zen5 = tposei_cpu_has(TPOSEI_CPU_ZEN5); /* see TPOSEI_DIRECT_ROWS_ZEN5 */
+    const int zen3_u8 = esize == 1 && !joined && tposei_cpu_has(TPOSEI_CPU_ZEN3);
     const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride;
-    const int down = !joined && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
+    const int down = !joined && !zen3_u8 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
                      (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
     const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
     tposei_geom g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
     if (zen5) tposei_zen5_blocks(&g, job, esize, alias, joined, down);
+    if (zen3_u8) { /* TPOSEI_U8_RUN_ZEN3 */
+        g.band = tile;
+        g.bcols = g.pcols = TPOSEI_U8_RUN_ZEN3;
+    }
     if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
     g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
     if (joined) tposei_join_blocks(&g, job, esize);

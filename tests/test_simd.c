@@ -175,6 +175,12 @@ static void check_large(tpose_kernel k)
         /* bytes' direct blocks across on Zen 5: a tile wide on shorter source strides (above),
            256 rows on longer ones */
         if (esize == 1 && e < 5) check_shape(k, rows, cols, esize, 10304, dst_ld, 3, 0);
+        /* Zen 3's byte blocks, a tile tall and 4 KiB wide: past one across, direct (source
+           stride 4 KiB + 67) and aliasing (8 KiB) */
+        if (esize == 1 && e < 5) {
+            check_shape(k, rows, 4096 + 77, esize, 4096 + 77 + 67, dst_ld, 0, 0);
+            check_shape(k, rows, 4096 + 77, esize, 8192, dst_ld, 0, 0);
+        }
         /* dense destinations off lines: row seams, across bands and blocks, and the last
            tile column overlapping the one before */
         check_shape(k, rows, cols, esize, cols + 1, rows, 0, 5 * esize);
@@ -331,6 +337,11 @@ int main(int argc, char **argv)
         check_dense(k);
         if (feature == TPOSEI_CPU_AVX512) check_tall8(k); /* the n x 8 chunk pairs */
         tposei_cpu_cache ^= TPOSEI_CPU_ZEN5;
+        /* Zen 3's byte blocks (TPOSEI_U8_RUN_ZEN3), or the others' where this is Zen 3 */
+        tposei_cpu_cache = (tposei_cpu_features() & ~TPOSEI_CPU_ZEN5) ^ TPOSEI_CPU_ZEN3;
+        check_large(k);
+        check_dense(k);
+        tposei_cpu_cache = 0;
     }
     if (feature == TPOSEI_CPU_AVX512) { /* the byte tiles a CPU without VBMI runs */
         direct_run = tposei_avx512s_e1;
