@@ -763,6 +763,46 @@ TPOSEI_AVX2_STAGED_KERNEL(tposei_u16_32x32_avx2_nt_staged, tposei_u16_32x32_avx2
 TPOSEI_AVX2_QUADS_STAGED(u32_16x16, tposei_u32_8x8_avx2, 4)
 TPOSEI_AVX2_QUADS_STAGED(u64_8x8, tposei_u64_4x4_avx2, 8)
 TPOSEI_AVX2_QUADS_STAGED(u128_4x4, tposei_u128_2x2_avx2, 16)
+/* Two line tiles of 2-16-byte elements down a tile column (2 x 64/esize source rows), for
+   blocks walked down, as the byte pair tposei_u8_128x64_avx2_nt: the 32-byte tiles transpose
+   both into an L1 park of 128 bytes a destination row, then each row's two lines leave back
+   to back, where one tile at a time wrote a row's next line a band of rows later. On the
+   Zen 3 guest (AVX2 only, 4 KiB pages) a store-only loop moved non-temporal lines 0.27-0.42x
+   the sequential rate one line per destination row in turn, 0.50-0.65x two lines back to
+   back. avx2-stream, AUTO, median quotients of interleaved rounds against one tile at a
+   time (two runs, 3 and 5 rounds; two copies of the old build: x0.95-1.15): 1024x2048 u16
+   x1.20 / x1.21, 1536x1024 f32 x1.28 / x1.08, 8192^2 f32 x1.20 / x1.11, 4096^2 f32 x1.25 /
+   x1.01, 2048^2 f64 x1.08 / x1.34, 2048x4096 u16 x1.00 / x1.18, 2048^2 u16 x0.96 / x1.10,
+   1024^2 f64 x1.15 / x0.96; 4096x1024 f64 x0.99, 1024x2048 16-byte x1.27, 4096x1024 x1.17,
+   2048^2 x1.00 (one run). Those shapes' source rows crowd L1 (the aliasing geometry's
+   blocks): the direct blocks walked down lost with pairs (5 rounds: 2112^2 f64 x0.72,
+   2048x2112 u16 x0.92, 1024x2112 16-byte x0.87, 2048x2112 f32 x1.08, 4096x2112 f64 x1.04)
+   and keep one tile at a time (tposei_avx2s_e2...; bytes' pairs were measured on Zen 4).
+   Four tiles (4 lines a row), measured alike, lost on floats (8192^2 x0.91 / x0.79).
+   Walking the direct blocks down on every stride to take these pairs lost too (2112^2 u16
+   x0.81, f32 x0.85, 8256^2 f32 x0.86, 10000x3000 f32 x0.83). */
+#define TPOSEI_AVX2_PAIR_KERNEL(name, quad, esize)                                          \
+    static __attribute__((noinline)) TPOSEI_AVX2_FN void name(                             \
+        unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride) \
+    {                                                                                       \
+        const size_t q = 32 / (esize), n = 64 / (esize); /* a quadrant's side, a tile's */  \
+        __m256i park[64 / (esize)][4];                   /* destination row r's two lines */ \
+        unsigned char *const at = (unsigned char *)park;                                    \
+        size_t g, r;                                                                        \
+        for (g = 0; g < 2 * n; g += q) { /* source rows g.., both halves of their line */   \
+            quad(at + g * (esize), 128, src + g * src_stride, src_stride);                  \
+            quad(at + 128 * q + g * (esize), 128, src + g * src_stride + 32, src_stride);   \
+        }                                                                                   \
+        for (r = 0; r < n; r++) {                                                           \
+            tposei_avx2_stream_line(dst + r * dst_stride, park[r][0], park[r][1]);          \
+            tposei_avx2_stream_line(dst + r * dst_stride + 64, park[r][2], park[r][3]);     \
+        }                                                                                   \
+    }
+TPOSEI_AVX2_PAIR_KERNEL(tposei_u16_64x32_avx2_nt, tposei_u16_16x16_avx2, 2)
+TPOSEI_AVX2_PAIR_KERNEL(tposei_u32_32x16_avx2_nt, tposei_u32_8x8_avx2, 4)
+TPOSEI_AVX2_PAIR_KERNEL(tposei_u64_16x8_avx2_nt, tposei_u64_4x4_avx2, 8)
+TPOSEI_AVX2_PAIR_KERNEL(tposei_u128_8x4_avx2_nt, tposei_u128_2x2_avx2, 16)
+#undef TPOSEI_AVX2_PAIR_KERNEL
 #undef TPOSEI_AVX2_QUADS_STAGED
 #undef TPOSEI_AVX2_QUADS_KERNEL
 #undef TPOSEI_AVX2_STAGED_KERNEL
@@ -3865,7 +3905,9 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    8192^2 f32 0.50 -> 0.83. Rows off lines: TPOSEI_AVX2_JOIN_KERNEL. Both line tiles read
    their source through an L1 copy where the tile rows share few L1 sets, the aligned one
    then by quadrants for elements of 4 bytes or more (tposei_avx2_line_groups). Dense
-   destinations of short rows off lines take the dense mode first (tposei_dense_run). */
+   destinations of short rows off lines take the dense mode first (tposei_dense_run). Blocks
+   walked down take two tiles at a time (`pair`): bytes always, the others only where the
+   tile rows crowd L1 (TPOSEI_AVX2_PAIR_KERNEL). */
 #define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias, pair)            \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
@@ -3879,7 +3921,8 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
-            tposei_simd_drive(job, esize, n, nt, nt, pair, 2, join, join,                   \
+            const tposei_tile_fn two = spread && (esize) > 1 ? NULL : pair;                 \
+            tposei_simd_drive(job, esize, n, nt, nt, two, 2, join, join,                    \
                               tposei_##shape##_avx2_part,                                   \
                               tposei_stream_row_avx2, TPOSEI_CARRY_PAIRS);                  \
         } else                                                                              \
@@ -3889,13 +3932,13 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64,
                        tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32,
-                       tposei_u16_32x32_avx2_nt_staged, NULL)
+                       tposei_u16_32x32_avx2_nt_staged, tposei_u16_64x32_avx2_nt)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e4, 4, 8, tposei_u32_8x8_avx2, u32_16x16,
-                       tposei_u32_16x16_avx2_quads_staged, NULL)
+                       tposei_u32_16x16_avx2_quads_staged, tposei_u32_32x16_avx2_nt)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e8, 8, 4, tposei_u64_4x4_avx2, u64_8x8,
-                       tposei_u64_8x8_avx2_quads_staged, NULL)
+                       tposei_u64_8x8_avx2_quads_staged, tposei_u64_16x8_avx2_nt)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e16, 16, 2, tposei_u128_2x2_avx2, u128_4x4,
-                       tposei_u128_4x4_avx2_quads_staged, NULL)
+                       tposei_u128_4x4_avx2_quads_staged, tposei_u128_8x4_avx2_nt)
 #undef TPOSEI_AVX2_STREAM_RUN
 
 TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)
