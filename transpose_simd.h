@@ -2369,10 +2369,11 @@ TPOSEI_FORCE_INLINE void tposei_join_blocks(tposei_geom *g, const tposei_job *jo
 /* The geometry of the walks whose tiles store straight to memory (tposei_simd_drive's
    `kernel_nt`): rows on lines, or off lines where `joined`. It picks the direct blocks or
    the aliasing geometry's 2x8 (TPOSEI_ALIAS_WIDE_MAX), their shape on this CPU
-   (tposei_zen5_blocks), tiles walked down each block on some strides (TPOSEI_DOWN_ALIGN,
-   tposei_zen5_down), `pair_tiles` of them at once through `pair_nt` where given, column
-   groups (TPOSEI_GROUP_ROWS) and the joins' carries (`carries`, TPOSEI_JOIN_ROWS; joined
-   blocks overlap the corners `part` stores). */
+   (tposei_zen5_blocks; bytes on Zen 3: TPOSEI_U8_RUN_ZEN3, never walked down), tiles
+   walked down each block on some strides (TPOSEI_DOWN_ALIGN, tposei_zen5_down),
+   `pair_tiles` of them at once through `pair_nt` where given, column groups
+   (TPOSEI_GROUP_ROWS) and the joins' carries (`carries`, TPOSEI_JOIN_ROWS; joined blocks
+   overlap the corners `part` stores). */
 TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esize, size_t tile,
                                               int joined, tposei_tile_fn pair_nt,
                                               size_t pair_tiles, tposei_part_fn part,
