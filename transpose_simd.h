@@ -780,7 +780,13 @@ TPOSEI_AVX2_QUADS_STAGED(u128_4x4, tposei_u128_2x2_avx2, 16)
    and keep one tile at a time (tposei_avx2s_e2...; bytes' pairs were measured on Zen 4).
    Four tiles (4 lines a row), measured alike, lost on floats (8192^2 x0.91 / x0.79).
    Walking the direct blocks down on every stride to take these pairs lost too (2112^2 u16
-   x0.81, f32 x0.85, 8256^2 f32 x0.86, 10000x3000 f32 x0.83). */
+   x0.81, f32 x0.85, 8256^2 f32 x0.86, 10000x3000 f32 x0.83). Matrices one tile column wide
+   (n..2n-1 columns) take the pairs on any source stride: their rows' lines, written one at a
+   time, fall on few offsets within 4 KiB where the stride is a multiple of 1-2 KiB, and
+   Zen 3 drains such lines slowly (4000000x8 f64, the tile alone in a loop: 0.64-0.69x
+   memcpy at a 32000000-byte stride, 0.86-1.04x at 32000064; 2 MiB pages alike). Median
+   quotients of 3-5 interleaved rounds: 4000000x8 f64 x1.36 (0.59 -> 0.80), 2000000x4
+   16-byte x1.38, 8000000x16 f32 x1.71-1.82 (0.37 -> 0.64-0.71), 4000000x16 f32 x1.24. */
 #define TPOSEI_AVX2_PAIR_KERNEL(name, quad, esize)                                          \
     static __attribute__((noinline)) TPOSEI_AVX2_FN void name(                             \
         unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride) \
@@ -3907,8 +3913,8 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    their source through an L1 copy where the tile rows share few L1 sets, the aligned one
    then by quadrants for elements of 4 bytes or more (tposei_avx2_line_groups). Dense
    destinations of short rows off lines take the dense mode first (tposei_dense_run). Blocks
-   walked down take two tiles at a time (`pair`): bytes always, the others only where the
-   tile rows crowd L1 (TPOSEI_AVX2_PAIR_KERNEL). */
+   walked down take two tiles at a time (`pair`): bytes always, the others where the tile
+   rows crowd L1 or the matrix is one tile column wide (TPOSEI_AVX2_PAIR_KERNEL). */
 #define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias, pair)            \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
@@ -3922,7 +3928,8 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
-            const tposei_tile_fn two = spread && (esize) > 1 ? NULL : pair;                 \
+            const int one_column = job->cols < 2 * n; /* see TPOSEI_AVX2_PAIR_KERNEL */     \
+            const tposei_tile_fn two = spread && (esize) > 1 && !one_column ? NULL : pair;  \
             tposei_simd_drive(job, esize, n, nt, nt, two, 2, join, join,                    \
                               tposei_##shape##_avx2_part,                                   \
                               tposei_stream_row_avx2, TPOSEI_CARRY_PAIRS);                  \

@@ -233,6 +233,19 @@ static void check_tall8(tpose_kernel k)
         for (v = 0; v < 3; v++) check_shape(k, longs[l], 8, 8, 8, longs[l], 0, v ? 34 * v - 32 : 1);
 }
 
+/* Matrices one line tile column wide (n..2n-1 columns, n = 64 / esize) on destination
+   strides of a multiple of 512 bytes (walked down): tiles two at a time (AVX2's pair
+   kernels), then a single tile, then the bottom strip, and the right strip past n columns. */
+static void check_one_column(tpose_kernel k)
+{
+    size_t e, c;
+    for (e = 0; e < 5; e++) {
+        const size_t esize = simd_esizes[e], n = 64 / esize, rows = 7 * n + 5;
+        const size_t dst_ld = (rows * esize + 511) / 512 * 512 / esize;
+        for (c = n; c < 2 * n; c += n / 2 + 1) check_shape(k, rows, c, esize, c, dst_ld, 0, 0);
+    }
+}
+
 /* Narrow short sides, every one of 17..63 elements both ways (the AVX-512 narrow path):
    long sides just past 4 chunks, ending on a chunk (tall: the last chunk left to the edge
    routine), mid-chunk and 2 past 4 chunks; tall destinations on lines (non-temporal), off
@@ -315,6 +328,7 @@ int main(int argc, char **argv)
         check_twins(feature);
         check_large(k);
         if (k != TPOSE_KERNEL_SSE2) check_dense(k);
+        if (k != TPOSE_KERNEL_SSE2) check_one_column(k);
         if (feature == TPOSEI_CPU_AVX2) { /* the skinny path without VBMI */
             check_skinny(k);
             check_skinny((tpose_kernel)(k - 1));
