@@ -780,35 +780,50 @@ TPOSEI_AVX2_QUADS_STAGED(u128_4x4, tposei_u128_2x2_avx2, 16)
    and keep one tile at a time (tposei_avx2s_e2...; bytes' pairs were measured on Zen 4).
    Four tiles (4 lines a row), measured alike, lost on floats (8192^2 x0.91 / x0.79).
    Walking the direct blocks down on every stride to take these pairs lost too (2112^2 u16
-   x0.81, f32 x0.85, 8256^2 f32 x0.86, 10000x3000 f32 x0.83). Matrices one tile column wide
-   (n..2n-1 columns) take the pairs on any source stride: their rows' lines, written one at a
-   time, fall on few offsets within 4 KiB where the stride is a multiple of 1-2 KiB, and
-   Zen 3 drains such lines slowly (4000000x8 f64, the tile alone in a loop: 0.64-0.69x
-   memcpy at a 32000000-byte stride, 0.86-1.04x at 32000064; 2 MiB pages alike). Median
-   quotients of 3-5 interleaved rounds: 4000000x8 f64 x1.36 (0.59 -> 0.80), 2000000x4
-   16-byte x1.38, 8000000x16 f32 x1.71-1.82 (0.37 -> 0.64-0.71), 4000000x16 f32 x1.24. */
-#define TPOSEI_AVX2_PAIR_KERNEL(name, quad, esize)                                          \
+   x0.81, f32 x0.85, 8256^2 f32 x0.86, 10000x3000 f32 x0.83).
+   Matrices one tile column wide (n..2n-1 columns) take the pairs on any source stride, and
+   4-16-byte elements four tiles (`tiles` 4, four lines a row back to back) where the source
+   rows spread over L1: their rows' lines, written one at a time, fall on few offsets within
+   4 KiB where the stride is a multiple of 1-2 KiB, and Zen 3 drains such lines slowly
+   (4000000x8 f64, the tile alone in a loop: 0.64-0.69x memcpy at a 32000000-byte stride,
+   0.86-1.04x at 32000064; 2 MiB pages alike). Median quotients of 3-5 interleaved rounds,
+   one tile -> two: 4000000x8 f64 x1.36 (0.59 -> 0.80), 2000000x4 16-byte x1.38, 8000000x16
+   f32 x1.71-1.82 (0.37 -> 0.64-0.71), 4000000x16 f32 x1.24; two -> four (5 rounds; two
+   copies of the two: x0.96-1.05): 4000000x8 f64 x1.20 / x1.15 (0.78 -> 0.91), 4194304x8
+   x1.27 / x1.21, 8000000x16 f32 x1.31 / x1.38 (0.65 -> 0.86-0.96), 2000000x4 16-byte
+   x1.25. Four lost on 2-byte elements (4000000x32 x0.88: 128 lines a step), eight tiles on
+   all but the power-of-two stride (f64 x1.14 / x1.46, 8000000x16 f32 x1.06, 2-byte x0.75).
+   Lagging the rows' lines against each other instead, 4000000x8 f64 by column pairs (8 x 2
+   elements to one line of each of two rows, each row pair a chunk of 8 source rows behind
+   the one before, so a step's 8 lines fall on 8 offsets), measured x0.87 against the pairs
+   (x0.67 without the lag; two lines a row and the lag lost in a loop test). */
+#define TPOSEI_AVX2_DOWN_KERNEL(name, quad, esize, tiles)                                   \
     static __attribute__((noinline)) TPOSEI_AVX2_FN void name(                             \
         unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride) \
     {                                                                                       \
         const size_t q = 32 / (esize), n = 64 / (esize); /* a quadrant's side, a tile's */  \
-        __m256i park[64 / (esize)][4];                   /* destination row r's two lines */ \
+        const size_t w = 64 * (tiles);                   /* a parked row's bytes */         \
+        __m256i park[64 / (esize)][2 * (tiles)];         /* destination row r's lines */    \
         unsigned char *const at = (unsigned char *)park;                                    \
-        size_t g, r;                                                                        \
-        for (g = 0; g < 2 * n; g += q) { /* source rows g.., both halves of their line */   \
-            quad(at + g * (esize), 128, src + g * src_stride, src_stride);                  \
-            quad(at + 128 * q + g * (esize), 128, src + g * src_stride + 32, src_stride);   \
+        size_t g, r, t;                                                                     \
+        for (g = 0; g < (tiles) * n; g += q) { /* source rows g.., both halves of a line */ \
+            quad(at + g * (esize), w, src + g * src_stride, src_stride);                    \
+            quad(at + w * q + g * (esize), w, src + g * src_stride + 32, src_stride);       \
         }                                                                                   \
-        for (r = 0; r < n; r++) {                                                           \
-            tposei_avx2_stream_line(dst + r * dst_stride, park[r][0], park[r][1]);          \
-            tposei_avx2_stream_line(dst + r * dst_stride + 64, park[r][2], park[r][3]);     \
-        }                                                                                   \
+        for (r = 0; r < n; r++)                                                             \
+            TPOSEI_UNROLL                                                                   \
+            for (t = 0; t < (tiles); t++)                                                   \
+                tposei_avx2_stream_line(dst + r * dst_stride + 64 * t, park[r][2 * t],      \
+                                        park[r][2 * t + 1]);                                \
     }
-TPOSEI_AVX2_PAIR_KERNEL(tposei_u16_64x32_avx2_nt, tposei_u16_16x16_avx2, 2)
-TPOSEI_AVX2_PAIR_KERNEL(tposei_u32_32x16_avx2_nt, tposei_u32_8x8_avx2, 4)
-TPOSEI_AVX2_PAIR_KERNEL(tposei_u64_16x8_avx2_nt, tposei_u64_4x4_avx2, 8)
-TPOSEI_AVX2_PAIR_KERNEL(tposei_u128_8x4_avx2_nt, tposei_u128_2x2_avx2, 16)
-#undef TPOSEI_AVX2_PAIR_KERNEL
+TPOSEI_AVX2_DOWN_KERNEL(tposei_u16_64x32_avx2_nt, tposei_u16_16x16_avx2, 2, 2)
+TPOSEI_AVX2_DOWN_KERNEL(tposei_u32_32x16_avx2_nt, tposei_u32_8x8_avx2, 4, 2)
+TPOSEI_AVX2_DOWN_KERNEL(tposei_u64_16x8_avx2_nt, tposei_u64_4x4_avx2, 8, 2)
+TPOSEI_AVX2_DOWN_KERNEL(tposei_u128_8x4_avx2_nt, tposei_u128_2x2_avx2, 16, 2)
+TPOSEI_AVX2_DOWN_KERNEL(tposei_u32_64x16_avx2_nt, tposei_u32_8x8_avx2, 4, 4)
+TPOSEI_AVX2_DOWN_KERNEL(tposei_u64_32x8_avx2_nt, tposei_u64_4x4_avx2, 8, 4)
+TPOSEI_AVX2_DOWN_KERNEL(tposei_u128_16x4_avx2_nt, tposei_u128_2x2_avx2, 16, 4)
+#undef TPOSEI_AVX2_DOWN_KERNEL
 #undef TPOSEI_AVX2_QUADS_STAGED
 #undef TPOSEI_AVX2_QUADS_KERNEL
 #undef TPOSEI_AVX2_STAGED_KERNEL
@@ -3811,6 +3826,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
 /* 1 when a streaming row writer is given. A function, not `stream != NULL` in the macro:
    compilers warn (-Waddress) that a named function's address is never NULL. */
 TPOSEI_FORCE_INLINE int tposei_row_fn_given(tposei_row_fn f) { return f != NULL; }
+TPOSEI_FORCE_INLINE int tposei_tile_fn_given(tposei_tile_fn f) { return f != NULL; }
 
 /* A VBMI join where this CPU has VBMI, else NULL. */
 static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
@@ -3914,8 +3930,9 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    then by quadrants for elements of 4 bytes or more (tposei_avx2_line_groups). Dense
    destinations of short rows off lines take the dense mode first (tposei_dense_run). Blocks
    walked down take two tiles at a time (`pair`): bytes always, the others where the tile
-   rows crowd L1 or the matrix is one tile column wide (TPOSEI_AVX2_PAIR_KERNEL). */
-#define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias, pair)            \
+   rows crowd L1 or the matrix is one tile column wide, where 4-16-byte elements take four
+   (`four`) if the source rows spread over L1 (TPOSEI_AVX2_DOWN_KERNEL). */
+#define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias, pair, four)      \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         const size_t n = 64 / (esize);                                                      \
@@ -3928,25 +3945,29 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
-            const int one_column = job->cols < 2 * n; /* see TPOSEI_AVX2_PAIR_KERNEL */     \
+            const int one_column = job->cols < 2 * n; /* see TPOSEI_AVX2_DOWN_KERNEL */     \
+            const int by4 = one_column && spread && tposei_tile_fn_given(four);             \
             const tposei_tile_fn two = spread && (esize) > 1 && !one_column ? NULL : pair;  \
-            tposei_simd_drive(job, esize, n, nt, nt, two, 2, join, join,                    \
-                              tposei_##shape##_avx2_part,                                   \
-                              tposei_stream_row_avx2, TPOSEI_CARRY_PAIRS);                  \
+            tposei_simd_drive(job, esize, n, nt, nt, by4 ? four : two, by4 ? 4 : 2, join,   \
+                              join, tposei_##shape##_avx2_part, tposei_stream_row_avx2,     \
+                              TPOSEI_CARRY_PAIRS);                                          \
         } else                                                                              \
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL,    \
                               tposei_stream_row_avx2, TPOSEI_CARRY_LINES);                  \
     }
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64,
-                       tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt)
+                       tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt, NULL)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32,
-                       tposei_u16_32x32_avx2_nt_staged, tposei_u16_64x32_avx2_nt)
+                       tposei_u16_32x32_avx2_nt_staged, tposei_u16_64x32_avx2_nt, NULL)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e4, 4, 8, tposei_u32_8x8_avx2, u32_16x16,
-                       tposei_u32_16x16_avx2_quads_staged, tposei_u32_32x16_avx2_nt)
+                       tposei_u32_16x16_avx2_quads_staged, tposei_u32_32x16_avx2_nt,
+                       tposei_u32_64x16_avx2_nt)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e8, 8, 4, tposei_u64_4x4_avx2, u64_8x8,
-                       tposei_u64_8x8_avx2_quads_staged, tposei_u64_16x8_avx2_nt)
+                       tposei_u64_8x8_avx2_quads_staged, tposei_u64_16x8_avx2_nt,
+                       tposei_u64_32x8_avx2_nt)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e16, 16, 2, tposei_u128_2x2_avx2, u128_4x4,
-                       tposei_u128_4x4_avx2_quads_staged, tposei_u128_8x4_avx2_nt)
+                       tposei_u128_4x4_avx2_quads_staged, tposei_u128_8x4_avx2_nt,
+                       tposei_u128_16x4_avx2_nt)
 #undef TPOSEI_AVX2_STREAM_RUN
 
 TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)

@@ -234,13 +234,14 @@ static void check_tall8(tpose_kernel k)
 }
 
 /* Matrices one line tile column wide (n..2n-1 columns, n = 64 / esize) on destination
-   strides of a multiple of 512 bytes (walked down): tiles two at a time (AVX2's pair
-   kernels), then a single tile, then the bottom strip, and the right strip past n columns. */
+   strides of a multiple of 512 bytes (walked down): tiles four at a time (AVX2, 4-16-byte
+   elements) or two (AVX2's others), then the single tiles left, then the bottom strip, and
+   the right strip past n columns. */
 static void check_one_column(tpose_kernel k)
 {
     size_t e, c;
     for (e = 0; e < 5; e++) {
-        const size_t esize = simd_esizes[e], n = 64 / esize, rows = 7 * n + 5;
+        const size_t esize = simd_esizes[e], n = 64 / esize, rows = 11 * n + 5;
         const size_t dst_ld = (rows * esize + 511) / 512 * 512 / esize;
         for (c = n; c < 2 * n; c += n / 2 + 1) check_shape(k, rows, c, esize, c, dst_ld, 0, 0);
     }
