@@ -3826,7 +3826,6 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
 /* 1 when a streaming row writer is given. A function, not `stream != NULL` in the macro:
    compilers warn (-Waddress) that a named function's address is never NULL. */
 TPOSEI_FORCE_INLINE int tposei_row_fn_given(tposei_row_fn f) { return f != NULL; }
-TPOSEI_FORCE_INLINE int tposei_tile_fn_given(tposei_tile_fn f) { return f != NULL; }
 
 /* A VBMI join where this CPU has VBMI, else NULL. */
 static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
@@ -3930,9 +3929,11 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    then by quadrants for elements of 4 bytes or more (tposei_avx2_line_groups). Dense
    destinations of short rows off lines take the dense mode first (tposei_dense_run). Blocks
    walked down take two tiles at a time (`pair`): bytes always, the others where the tile
-   rows crowd L1 or the matrix is one tile column wide, where 4-16-byte elements take four
-   (`four`) if the source rows spread over L1 (TPOSEI_AVX2_DOWN_KERNEL). */
-#define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias, pair, four)      \
+   rows crowd L1 or the matrix is one tile column wide; one column whose source rows spread
+   over L1 takes `column`, `column_tiles` tiles at a time (4-16-byte elements four,
+   TPOSEI_AVX2_DOWN_KERNEL; the others their pair). */
+#define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias, pair, column,       \
+                               column_tiles)                                                \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         const size_t n = 64 / (esize);                                                      \
@@ -3945,29 +3946,31 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
-            const int one_column = job->cols < 2 * n; /* see TPOSEI_AVX2_DOWN_KERNEL */     \
-            const int by4 = one_column && spread && tposei_tile_fn_given(four);             \
-            const tposei_tile_fn two = spread && (esize) > 1 && !one_column ? NULL : pair;  \
-            tposei_simd_drive(job, esize, n, nt, nt, by4 ? four : two, by4 ? 4 : 2, join,   \
-                              join, tposei_##shape##_avx2_part, tposei_stream_row_avx2,     \
+            const int one_column = spread && job->cols < 2 * n;                         \
+            const tposei_tile_fn two = spread && (esize) > 1 ? NULL : pair;                 \
+            tposei_simd_drive(job, esize, n, nt, nt, one_column ? column : two,             \
+                              one_column ? (column_tiles) : 2, join, join,                  \
+                              tposei_##shape##_avx2_part, tposei_stream_row_avx2,           \
                               TPOSEI_CARRY_PAIRS);                                          \
         } else                                                                              \
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL,    \
                               tposei_stream_row_avx2, TPOSEI_CARRY_LINES);                  \
     }
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64,
-                       tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt, NULL)
+                       tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt,
+                       tposei_u8_128x64_avx2_nt, 2)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32,
-                       tposei_u16_32x32_avx2_nt_staged, tposei_u16_64x32_avx2_nt, NULL)
+                       tposei_u16_32x32_avx2_nt_staged, tposei_u16_64x32_avx2_nt,
+                       tposei_u16_64x32_avx2_nt, 2)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e4, 4, 8, tposei_u32_8x8_avx2, u32_16x16,
                        tposei_u32_16x16_avx2_quads_staged, tposei_u32_32x16_avx2_nt,
-                       tposei_u32_64x16_avx2_nt)
+                       tposei_u32_64x16_avx2_nt, 4)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e8, 8, 4, tposei_u64_4x4_avx2, u64_8x8,
                        tposei_u64_8x8_avx2_quads_staged, tposei_u64_16x8_avx2_nt,
-                       tposei_u64_32x8_avx2_nt)
+                       tposei_u64_32x8_avx2_nt, 4)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e16, 16, 2, tposei_u128_2x2_avx2, u128_4x4,
                        tposei_u128_4x4_avx2_quads_staged, tposei_u128_8x4_avx2_nt,
-                       tposei_u128_16x4_avx2_nt)
+                       tposei_u128_16x4_avx2_nt, 4)
 #undef TPOSEI_AVX2_STREAM_RUN
 
 TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)
