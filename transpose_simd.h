@@ -1654,6 +1654,7 @@ typedef struct tposei_geom {
     int overlap, seams;  /* direct mode, rows off lines: see tposei_join_block */
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
     size_t gcols; /* 0, or the blocks walked in column groups this wide (TPOSEI_GROUP_ROWS) */
+    size_t tile_ahead; /* bytes of source the tile cursor runs ahead; 0: TPOSEI_PF_AHEAD */
 } tposei_geom;
 
 /* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
@@ -1891,6 +1892,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.gcols = 0;
     g.carry_row = TPOSEI_CACHE_LINE;
     g.pf_first = 0;
+    g.tile_ahead = 0;
     return g;
 }
 
@@ -1971,7 +1973,8 @@ TPOSEI_FORCE_INLINE void tposei_panel_step(tposei_pf_panel *pp, const tposei_job
 /* The prefetch cursor: the tile `ahead` tiles after the one being transposed, in the walk's
    own order (bands, blocks across a band, tile rows, tiles across), whose lines are fetched
    into L1 (PREFETCHT0) as the current tile starts; the in-cache and buffered modes use it,
-   the direct stream mode prefetches by panels (tposei_simd_geom). A fixed distance in
+   the direct stream mode prefetches by panels (tposei_simd_geom; on Zen 3 only bytes do,
+   TPOSEI_TILE_AHEAD_ZEN3). A fixed distance in
    bytes, so small tiles look as far ahead as large ones; 8-16 KiB measured best on the
    Sapphire Rapids reference machine, when the direct mode still used it: at N = 16448
    bytes 3 tiles of 4 KiB ahead gave 0.70x memcpy, 4 gave 0.67x, 5 gave 0.63x, and this
@@ -2077,7 +2080,8 @@ TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
                                          const tposei_geom *g, size_t tile, size_t esize)
 {
     size_t k;
-    const size_t ahead = TPOSEI_PF_AHEAD / (tile * tile * esize) + 1;
+    const size_t lead = g->tile_ahead ? g->tile_ahead : TPOSEI_PF_AHEAD;
+    const size_t ahead = lead / (tile * tile * esize) + 1;
     pf->rb = pf->cb = 0;
     pf->by_tile = !g->panels && tposei_pf_fits_l1(job->src_stride, tile);
     if (!pf->by_tile) { /* the first panel at once (up to g->pf_first): a matrix of 1-2 MiB
@@ -2374,6 +2378,21 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
    element sizes read runs of 2 KiB or more already and gained nothing. */
 #define TPOSEI_U8_RUN_ZEN3 4096
 
+/* On Zen 3 the direct blocks of 2-16-byte elements, walked across, are fetched by the tile
+   cursor TPOSEI_TILE_AHEAD_ZEN3 bytes ahead, not by the panel cursor a whole 256 KiB panel
+   ahead (the rule Zen 4 measured best, TPOSEI_DIRECT_ROWS). On the Zen 3 guest (512 KiB L2)
+   a traffic model of the 8256^2 float walk (each tile's 16 source lines loaded, 16
+   destination lines stored non-temporally, no shuffle; scratch, not committed) read the
+   source alone at 1.02x memcpy's time with no software prefetch and at 0.39-0.56x with the
+   panel cursor 4-256 KiB ahead; loads and stores together 0.64x without, 0.31x with it.
+   avx2-stream, AUTO, medians of 3 interleaved rounds, panels -> tile cursor 2 / 4 / 8 KiB
+   ahead: 8256^2 floats 0.48 -> 0.86 / 0.81 / 0.74, 10000x3000 floats 0.84 -> 1.06 / 1.21 /
+   1.13, 2112^2 floats 0.80 -> 1.27 / 1.36 / 1.10; unchanged: 5824^2 and 2112^2 doubles, 2112^2
+   2-byte, 1536x1024 floats, 1024^2 doubles (x0.96-1.07). Bytes lost with it (2112^2 x0.64
+   at 4 KiB, x0.67 at 8 KiB) and keep the panels; so do joined blocks (3001x7919 floats x1.20
+   but 7919x3001 x0.99 and 2-byte x1.02: not taken) and blocks walked down. */
+#define TPOSEI_TILE_AHEAD_ZEN3 4096
+
 /* Joined blocks' width: TPOSEI_JOIN_ROWS for matrices of at most TPOSEI_JOIN_SHORT_MAX bytes
    and for bytes (which are half as tall too when short), and never more destination rows than
    the carries of g->carry_row bytes each leave room for in the L1 buffer. */
@@ -2390,7 +2409,8 @@ TPOSEI_FORCE_INLINE void tposei_join_blocks(tposei_geom *g, const tposei_job *jo
 /* The geometry of the walks whose tiles store straight to memory (tposei_simd_drive's
    `kernel_nt`): rows on lines, or off lines where `joined`. It picks the direct blocks or
    the aliasing geometry's 2x8 (TPOSEI_ALIAS_WIDE_MAX), their shape on this CPU
-   (tposei_zen5_blocks; bytes on Zen 3: TPOSEI_U8_RUN_ZEN3, never walked down), tiles
+   (tposei_zen5_blocks; bytes on Zen 3: TPOSEI_U8_RUN_ZEN3, never walked down), the cursor
+   (panels, or tiles for the other sizes on Zen 3: TPOSEI_TILE_AHEAD_ZEN3), tiles
    walked down each block on some strides (TPOSEI_DOWN_ALIGN, tposei_zen5_down),
    `pair_tiles` of them at once through `pair_nt` where given, column groups
    (TPOSEI_GROUP_ROWS) and the joins' carries (`carries`, TPOSEI_JOIN_ROWS; joined blocks
@@ -2403,7 +2423,8 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     const int aliasing = !joined && !tposei_pf_fits_l1(job->src_stride, tile);
     const int short_stride = job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
     const int zen5 = tposei_cpu_has(TPOSEI_CPU_ZEN5); /* see TPOSEI_DIRECT_ROWS_ZEN5 */
-    const int zen3_u8 = esize == 1 && !joined && tposei_cpu_has(TPOSEI_CPU_ZEN3);
+    const int zen3 = tposei_cpu_has(TPOSEI_CPU_ZEN3);
+    const int zen3_u8 = esize == 1 && !joined && zen3;
     const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride;
     const int down = !joined && !zen3_u8 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
                      (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
@@ -2415,6 +2436,10 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
         g.bcols = g.pcols = TPOSEI_U8_RUN_ZEN3;
     }
     if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
+    if (zen3 && esize > 1 && !alias && !joined && !down) { /* TPOSEI_TILE_AHEAD_ZEN3 */
+        g.panels = 0;
+        g.tile_ahead = TPOSEI_TILE_AHEAD_ZEN3;
+    }
     g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
     if (joined) tposei_join_blocks(&g, job, esize);
     g.part = part;
