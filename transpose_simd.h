@@ -2383,8 +2383,9 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
    ahead (the rule Zen 4 measured best, TPOSEI_DIRECT_ROWS). On the Zen 3 guest (512 KiB L2)
    a traffic model of the 8256^2 float walk (each tile's 16 source lines loaded, 16
    destination lines stored non-temporally, no shuffle; scratch, not committed) read the
-   source alone at 1.02x memcpy's time with no software prefetch and at 0.39-0.56x with the
-   panel cursor 4-256 KiB ahead; loads and stores together 0.64x without, 0.31x with it.
+   source alone at 1.02x memcpy (the ratio of their times) with no software prefetch and at
+   0.39-0.56x with the panel cursor 4-256 KiB ahead; loads and stores together 0.64x
+   without it, 0.31x with it.
    avx2-stream, AUTO, medians of 3 interleaved rounds, panels -> tile cursor 2 / 4 / 8 KiB
    ahead: 8256^2 floats 0.48 -> 0.86 / 0.81 / 0.74, 10000x3000 floats 0.84 -> 1.06 / 1.21 /
    1.13, 2112^2 floats 0.80 -> 1.27 / 1.36 / 1.10; unchanged: 5824^2 and 2112^2 doubles, 2112^2
@@ -3319,8 +3320,10 @@ static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
     unsigned k;
     if (join) {
         i = tposei_rows8_loop(aos, as, rows, n, 0, 1, carry);
-        TPOSEI_UNROLL
-        for (k = 0; i && k < 8; k++) tposei_join_tail(rows[k] + i * 8, carry[k]);
+        if (i) { /* gcc -O0 rejects the unroll hint on a loop whose test is not k < 8 alone */
+            TPOSEI_UNROLL
+            for (k = 0; k < 8; k++) tposei_join_tail(rows[k] + i * 8, carry[k]);
+        }
     } else {
         i = tposei_rows8_loop(aos, as, rows, n, wide, stream, NULL);
     }
