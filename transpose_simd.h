@@ -3974,7 +3974,7 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
             const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
                                                : tposei_##shape##_avx2_join_staged;         \
-            const int one_column = spread && job->cols < 2 * n;                         \
+            const int one_column = spread && job->cols < 2 * n;                             \
             const tposei_tile_fn two = spread && (esize) > 1 ? NULL : pair;                 \
             tposei_simd_drive(job, esize, n, nt, nt, one_column ? column : two,             \
                               one_column ? (column_tiles) : 2, join, join,                  \
