@@ -2075,6 +2075,21 @@ TPOSEI_FORCE_INLINE void tposei_pf_tile(tposei_pf *pf, const tposei_job *job,
 #define TPOSEI_PF_LEAD_U8 ((size_t)128 << 10)
 #endif
 
+/* 1 when the tile cursor fetches this job's tiles rather than the panel cursor: the geometry
+   has no panels, and the tiles in flight fit in L1 (tposei_pf_fits_l1) or the geometry asks
+   for a distance of its own (Zen 3, TPOSEI_TILE_AHEAD_ZEN3) on a job no taller than a tile,
+   whose few rows cannot outnumber a set's ways whatever their stride. 8x4000000 doubles
+   (rows 32000000 bytes apart, on two L1 sets) on the Zen 3 guest, avx2-stream, medians of 5
+   interleaved rounds: panels 0.89 -> tile cursor 4 KiB ahead 1.16 (x1.30, 1.28-1.47), none
+   at all 1.13. Taller jobs keep the panels: 16x2000000 doubles lost with either (x0.90-0.92)
+   and 32x1000000 gained nothing (x0.94-1.04). */
+TPOSEI_FORCE_INLINE int tposei_pf_by_tile(const tposei_job *job, const tposei_geom *g,
+                                          size_t tile)
+{
+    if (g->panels) return 0;
+    return tposei_pf_fits_l1(job->src_stride, tile) || (g->tile_ahead && job->rows <= tile);
+}
+
 /* A cursor `ahead` tiles past the first, those tiles already fetched. */
 TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
                                          const tposei_geom *g, size_t tile, size_t esize)
@@ -2083,7 +2098,7 @@ TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
     const size_t lead = g->tile_ahead ? g->tile_ahead : TPOSEI_PF_AHEAD;
     const size_t ahead = lead / (tile * tile * esize) + 1;
     pf->rb = pf->cb = 0;
-    pf->by_tile = !g->panels && tposei_pf_fits_l1(job->src_stride, tile);
+    pf->by_tile = tposei_pf_by_tile(job, g, tile);
     if (!pf->by_tile) { /* the first panel at once (up to g->pf_first): a matrix of 1-2 MiB
                            is only 4-16 panels, and its first one read on demand cost 1000x1500
                            bytes 0.71 -> 0.78x memcpy (medians of 5) */
