@@ -2389,11 +2389,26 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
    x0.75-0.96), and four down read 0.13-0.22x memcpy in a copy-only model. What still bounds
    16448^2: one non-temporal line per destination row in turn stored 0.33-0.42x the
    sequential rate there on 4 KiB pages (0.95-0.99x on 2 MiB pages, 0.81-0.94x with 4-8 lines
-   of a row back to back), and a copy-only model of this walk 0.35-0.58x memcpy. The other
-   element sizes read runs of 2 KiB or more already and gained nothing. */
+   of a row back to back), and a copy-only model of this walk 0.35-0.58x memcpy. Floats and
+   doubles keep the tile cursor (TPOSEI_TILE_AHEAD_ZEN3), 2-byte elements take runs of their
+   own (TPOSEI_U16_RUN_ZEN3). */
 #define TPOSEI_U8_RUN_ZEN3 4096
+/* 2-byte elements on Zen 3 whose blocks are not walked down (direct or aliasing, not joined)
+   take blocks of one tile row (32 source rows) by TPOSEI_U16_RUN_ZEN3 bytes, walked across,
+   with the panel cursor a whole 256 KiB panel ahead: bytes' plan, in runs twice as long.
+   avx2-stream, AUTO, median quotients of 4-5 interleaved rounds against the direct blocks
+   (8 lines by 512 rows, tile cursor 4 KiB ahead) and the aliasing 2x8: 2112^2 x1.22 / x1.25
+   (0.77 -> 0.95, 0.72 -> 0.91), 3008^2 x1.20 / x1.52, 2112x1088 x1.54 / x1.54, 1088x2112 x1.51,
+   4160^2 x1.16, 4160x2112 x1.38, 6016x4160 x1.06, 8256^2 x1.04 / x0.99, 11648^2 x1.05,
+   16448x8224 x0.94, 1088^2 x1.07, 200000x96 x1.53, 96x200000 x1.22; aliasing source strides
+   1056x2048 x1.35, 2080x4096 x1.11. Runs of 4 KiB lost on 8256^2 (x0.84), 16 KiB measured
+   about the same as 8 (x1.15-1.46 over the shapes), two tile rows tall no better (2112^2 x1.21,
+   3008^2 x1.03), and the cursor 128 KiB ahead lost on the large ones (8256^2 x0.85, 11648^2
+   x0.87). Floats and doubles lost with it (8256^2 floats x0.59, 10000x3000 x0.48, 5824^2
+   doubles x0.97) and keep the tile cursor. Measured only, no counters here. */
+#define TPOSEI_U16_RUN_ZEN3 8192
 
-/* On Zen 3 the direct blocks of 2-16-byte elements, walked across, are fetched by the tile
+/* On Zen 3 the direct blocks of 4-16-byte elements, walked across, are fetched by the tile
    cursor TPOSEI_TILE_AHEAD_ZEN3 bytes ahead, not by the panel cursor a whole 256 KiB panel
    ahead (the rule Zen 4 measured best, TPOSEI_DIRECT_ROWS). On the Zen 3 guest (512 KiB L2)
    a traffic model of the 8256^2 float walk (each tile's 16 source lines loaded, 16
@@ -2404,7 +2419,7 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
    avx2-stream, AUTO, medians of 3 interleaved rounds, panels -> tile cursor 2 / 4 / 8 KiB
    ahead: 8256^2 floats 0.48 -> 0.86 / 0.81 / 0.74, 10000x3000 floats 0.84 -> 1.06 / 1.21 /
    1.13, 2112^2 floats 0.80 -> 1.27 / 1.36 / 1.10; unchanged: 5824^2 and 2112^2 doubles, 2112^2
-   2-byte, 1536x1024 floats, 1024^2 doubles (x0.96-1.07). Bytes lost with it (2112^2 x0.64
+   2-byte (since in runs, TPOSEI_U16_RUN_ZEN3), 1536x1024 floats, 1024^2 doubles (x0.96-1.07). Bytes lost with it (2112^2 x0.64
    at 4 KiB, x0.67 at 8 KiB) and keep the panels; so do joined blocks (3001x7919 floats x1.20
    but 7919x3001 x0.99 and 2-byte x1.02: not taken) and blocks walked down. */
 #define TPOSEI_TILE_AHEAD_ZEN3 4096
@@ -2425,8 +2440,9 @@ TPOSEI_FORCE_INLINE void tposei_join_blocks(tposei_geom *g, const tposei_job *jo
 /* The geometry of the walks whose tiles store straight to memory (tposei_simd_drive's
    `kernel_nt`): rows on lines, or off lines where `joined`. It picks the direct blocks or
    the aliasing geometry's 2x8 (TPOSEI_ALIAS_WIDE_MAX), their shape on this CPU
-   (tposei_zen5_blocks; bytes on Zen 3: TPOSEI_U8_RUN_ZEN3, never walked down), the cursor
-   (panels, or tiles for the other sizes on Zen 3: TPOSEI_TILE_AHEAD_ZEN3), tiles
+   (tposei_zen5_blocks; on Zen 3 bytes' TPOSEI_U8_RUN_ZEN3, never walked down, and 2-byte
+   elements' TPOSEI_U16_RUN_ZEN3), the cursor (panels, or tiles for 4-16-byte elements on Zen
+   3: TPOSEI_TILE_AHEAD_ZEN3), tiles
    walked down each block on some strides (TPOSEI_DOWN_ALIGN, tposei_zen5_down),
    `pair_tiles` of them at once through `pair_nt` where given, column groups
    (TPOSEI_GROUP_ROWS) and the joins' carries (`carries`, TPOSEI_JOIN_ROWS; joined blocks
@@ -2445,14 +2461,16 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     const int down = !joined && !zen3_u8 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
                      (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
     const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
+    const int zen3_u16 = esize == 2 && !joined && zen3 && !down;
     tposei_geom g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
     if (zen5) tposei_zen5_blocks(&g, job, esize, alias, joined, down);
-    if (zen3_u8) { /* TPOSEI_U8_RUN_ZEN3 */
+    if (zen3_u8 || zen3_u16) { /* TPOSEI_U8_RUN_ZEN3, TPOSEI_U16_RUN_ZEN3 */
         g.band = tile;
-        g.bcols = g.pcols = TPOSEI_U8_RUN_ZEN3;
+        g.bcols = g.pcols = (zen3_u8 ? TPOSEI_U8_RUN_ZEN3 : TPOSEI_U16_RUN_ZEN3) / esize;
+        g.panels = 1;
     }
     if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
-    if (zen3 && esize > 1 && !alias && !joined && !down) { /* TPOSEI_TILE_AHEAD_ZEN3 */
+    if (zen3 && esize > 2 && !alias && !joined && !down) { /* TPOSEI_TILE_AHEAD_ZEN3 */
         g.panels = 0;
         g.tile_ahead = TPOSEI_TILE_AHEAD_ZEN3;
     }

@@ -174,10 +174,11 @@ static void check_large(tpose_kernel k)
         check_shape(k, rows, cols, esize, cols + 1, dst_ld1k, 3, 0);
         /* bytes' direct blocks across on Zen 5: a tile wide on shorter source strides (above),
            256 rows on longer ones */
-        if (esize == 1 && e < 5) {
-            check_shape(k, rows, cols, esize, 10304, dst_ld, 3, 0);
-            /* Zen 3's byte blocks, a tile tall and 4 KiB wide: past one across, direct
-               (source stride 4 KiB + 67) and aliasing (8 KiB) */
+        if (esize == 1 && e < 5) check_shape(k, rows, cols, esize, 10304, dst_ld, 3, 0);
+        if (esize <= 2 && e < 5) {
+            /* Zen 3's blocks of bytes and 2-byte elements, a tile tall and 4096 elements
+               wide: past one across, direct (source stride 4096 + 144 elements) and aliasing
+               (8192) */
             check_shape(k, rows, 4096 + 77, esize, 4096 + 77 + 67, dst_ld, 0, 0);
             check_shape(k, rows, 4096 + 77, esize, 8192, dst_ld, 0, 0);
         }
