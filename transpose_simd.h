@@ -2419,9 +2419,10 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
    avx2-stream, AUTO, medians of 3 interleaved rounds, panels -> tile cursor 2 / 4 / 8 KiB
    ahead: 8256^2 floats 0.48 -> 0.86 / 0.81 / 0.74, 10000x3000 floats 0.84 -> 1.06 / 1.21 /
    1.13, 2112^2 floats 0.80 -> 1.27 / 1.36 / 1.10; unchanged: 5824^2 and 2112^2 doubles, 2112^2
-   2-byte (since in runs, TPOSEI_U16_RUN_ZEN3), 1536x1024 floats, 1024^2 doubles (x0.96-1.07). Bytes lost with it (2112^2 x0.64
-   at 4 KiB, x0.67 at 8 KiB) and keep the panels; so do joined blocks (3001x7919 floats x1.20
-   but 7919x3001 x0.99 and 2-byte x1.02: not taken) and blocks walked down. */
+   2-byte (in runs since, TPOSEI_U16_RUN_ZEN3), 1536x1024 floats, 1024^2 doubles (x0.96-1.07).
+   Bytes lost with it (2112^2 x0.64 at 4 KiB, x0.67 at 8 KiB) and keep the panels; so do
+   joined blocks (3001x7919 floats x1.20 but 7919x3001 x0.99 and 2-byte x1.02: not taken) and
+   blocks walked down. */
 #define TPOSEI_TILE_AHEAD_ZEN3 4096
 
 /* Joined blocks' width: TPOSEI_JOIN_ROWS for matrices of at most TPOSEI_JOIN_SHORT_MAX bytes
@@ -2467,7 +2468,6 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     if (zen3_u8 || zen3_u16) { /* TPOSEI_U8_RUN_ZEN3, TPOSEI_U16_RUN_ZEN3 */
         g.band = tile;
         g.bcols = g.pcols = (zen3_u8 ? TPOSEI_U8_RUN_ZEN3 : TPOSEI_U16_RUN_ZEN3) / esize;
-        g.panels = 1;
     }
     if (esize == 1) g.pf_first = TPOSEI_PF_LEAD_U8; /* see TPOSEI_PF_LEAD_U8 */
     if (zen3 && esize > 2 && !alias && !joined && !down) { /* TPOSEI_TILE_AHEAD_ZEN3 */
