@@ -4,6 +4,8 @@
 # memcpy of the same bytes, same process) and the target. ROUNDS > 1: the median ratio over
 # that many interleaved rounds (bench/interleave.py), its range, the target and whether the
 # median meets it; on a shared machine single runs swing by 0.1-0.3, medians less.
+# ROUNDS = 0: one run of every kernel and every peer library built in (Meson option `peers`)
+# per shape, a column each, "-" where one has no routine for that element size.
 # Run it alone: with two cores a second benchmark beside it skews both.
 # usage: bench/targets.sh [BUILD_DIR] [REPS] [ROUNDS]
 set -eu
@@ -23,6 +25,29 @@ targets() { # one shape a line: rows cols esize target
         for s in "1000000 3" "3 1000000" "4000000 8" "8 4000000"; do echo "$s $e 0.95"; done
     done
 }
+
+if [ "$rounds" -eq 0 ]; then
+    targets | while read -r r c e t; do
+        "$bench" -r "$r" -c "$c" -e "$e" -n "$reps" -m 512 | tail -n +5 |
+            awk -F'|' -v t="$t" '{ k = $4; sub(/^ +/, "", k); sub(/ +$/, "", k); sub(/ \(.*/, "", k)
+                                  gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $7)
+                                  print $2 "|" $3 "|" t "|" k "|" $7 }'
+    done | awk -F'|' '
+        !($4 in col) { col[$4] = ++ncol; name[ncol] = $4 }
+        !(($1 "|" $2) in row) { row[$1 "|" $2] = ++nrow; key[nrow] = $1 "|" $2; tgt[nrow] = $3 }
+        { cell[row[$1 "|" $2], col[$4]] = $5 }
+        END {
+            printf "| shape | esize | target |"; for (j = 1; j <= ncol; j++) printf " %s |", name[j]
+            printf "\n|---|---:|---:|"; for (j = 1; j <= ncol; j++) printf "---:|"
+            printf "\n"
+            for (i = 1; i <= nrow; i++) {
+                split(key[i], k, "|"); printf "| %s | %s | %s |", k[1], k[2], tgt[i]
+                for (j = 1; j <= ncol; j++) printf " %s |", ((i, j) in cell) ? cell[i, j] : "-"
+                printf "\n"
+            }
+        }'
+    exit 0
+fi
 
 if [ "$rounds" -le 1 ]; then
     echo "| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy | target |"
