@@ -1658,10 +1658,10 @@ typedef struct tposei_geom {
 } tposei_geom;
 
 /* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
-   on the reference machines (README.md): in-cache runs want small blocks; runs from memory
-   want long runs on both sides, so each DRAM page opened serves several lines (0.37x memcpy
-   with one-line blocks, 0.60x with 16 lines of destination by 4 of source at N = 16448
-   bytes, tile cursor, Sapphire Rapids).
+   on the reference machines (bench/MEASURED.md): in-cache runs want small blocks; runs
+   from memory want long runs on both sides, so each DRAM page opened serves several lines
+   (0.37x memcpy with one-line blocks, 0.60x with 16 lines of destination by 4 of source at
+   N = 16448 bytes, tile cursor, Sapphire Rapids).
    The direct stream mode's blocks are 8 lines of destination tall and 512 destination rows
    wide whatever the element size: 256 KiB of source in runs of 512 x esize bytes, fetched
    into L2 one block ahead by the panel cursor, whose row-by-row walk is a few long streams
@@ -1724,10 +1724,10 @@ typedef struct tposei_geom {
    is not.
    Groups of 512 or 2048 rows measured no better than 1024 (of 7: 8192^2 floats x0.98 /
    x1.12, 2048x8192 floats x1.14 / x0.97, 4096^2 bytes x0.85 / x0.90). The direct blocks keep
-   the whole-width walk: walked down (a group of one block) they lost (README.md,
-   "Measured"), and groups of 2048 / 4096 rows, of 7, gave 8256^2 floats x1.06 / x1.03,
-   16448^2 bytes x0.77 / x0.94, 5824^2 doubles x0.99 / x0.94, 3001x7919 floats x1.08 /
-   x1.06. Both macros can be set lower for tests. */
+   the whole-width walk: walked down (a group of one block) they lost (bench/MEASURED.md),
+   and groups of 2048 / 4096 rows, of 7, gave 8256^2 floats x1.06 / x1.03, 16448^2 bytes
+   x0.77 / x0.94, 5824^2 doubles x0.99 / x0.94, 3001x7919 floats x1.08 / x1.06. Both macros
+   can be set lower for tests. */
 #ifndef TPOSEI_GROUP_ROWS
 #define TPOSEI_GROUP_ROWS 1024
 #endif
@@ -1737,8 +1737,8 @@ typedef struct tposei_geom {
 /* With 4 KiB pages each direct block's destination rows are as many TLB misses, one per 512
    bytes stored: what separates 8256^2 f32 or 5824^2 f64 from memcpy on the Zen 4 guest
    (0.76 -> 1.05 and 0.94 on 2 MiB pages). Walking blocks down the matrix, taller bands and
-   early prefetches of the next block's destination rows all measured lower (README.md,
-   "Measured"). */
+   early prefetches of the next block's destination rows all measured lower
+   (bench/MEASURED.md). */
 #define TPOSEI_DIRECT_ROWS 512
 /* On Zen 5 (TPOSEI_CPU_ZEN5) the direct blocks are half as wide, 256 destination rows (128
    KiB of source), and only bytes take the aliasing geometry's 2x8-line blocks: the other
@@ -1760,7 +1760,7 @@ typedef struct tposei_geom {
    0.78 -> 0.87, 3000x10000 0.79 -> 0.85, 2112^2 0.78 -> 0.83, 1024^2 0.85 -> 0.94. 16 lines
    by 64 rows and 32 by 32 measured within a few per cent of it. The other element sizes
    did not gain alike: bytes 16 lines by 128 or 256 rows, 16448^2 x1.00-1.01, 32 by 128 x0.87;
-   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (README.md).
+   floats 16 by 64-128 rows x0.90-1.21 over the shapes, in the noise (bench/MEASURED.md).
    16-byte elements take the same 32 lines by 64 rows (128 source rows, 1 KiB from each,
    128 KiB a block), still walked down on every multiple of TPOSEI_DOWN_ALIGN (doubles'
    rule in tposei_zen5_down measured x0.80-1.11 for them). AUTO, medians of 5 interleaved
