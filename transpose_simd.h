@@ -2393,19 +2393,29 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
    doubles keep the tile cursor (TPOSEI_TILE_AHEAD_ZEN3), 2-byte elements take runs of their
    own (TPOSEI_U16_RUN_ZEN3). */
 #define TPOSEI_U8_RUN_ZEN3 4096
-/* 2-byte elements on Zen 3 whose blocks are not walked down (direct or aliasing, not joined)
-   take blocks of one tile row (32 source rows) by TPOSEI_U16_RUN_ZEN3 bytes, walked across,
-   with the panel cursor a whole 256 KiB panel ahead: bytes' plan, in runs twice as long.
-   avx2-stream, AUTO, median quotients of 4-5 interleaved rounds against the direct blocks
-   (8 lines by 512 rows, tile cursor 4 KiB ahead) and the aliasing 2x8: 2112^2 x1.22 / x1.25
-   (0.77 -> 0.95, 0.72 -> 0.91), 3008^2 x1.20 / x1.52, 2112x1088 x1.54 / x1.54, 1088x2112 x1.51,
-   4160^2 x1.16, 4160x2112 x1.38, 6016x4160 x1.06, 8256^2 x1.04 / x0.99, 11648^2 x1.05,
-   16448x8224 x0.94, 1088^2 x1.07, 200000x96 x1.53, 96x200000 x1.22; aliasing source strides
-   1056x2048 x1.35, 2080x4096 x1.11. Runs of 4 KiB lost on 8256^2 (x0.84), 16 KiB measured
-   about the same as 8 (x1.15-1.46 over the shapes), two tile rows tall no better (2112^2 x1.21,
-   3008^2 x1.03), and the cursor 128 KiB ahead lost on the large ones (8256^2 x0.85, 11648^2
-   x0.87). Floats and doubles lost with it (8256^2 floats x0.59, 10000x3000 x0.48, 5824^2
-   doubles x0.97) and keep the tile cursor. Measured only, no counters here. */
+/* 2-byte elements on Zen 3 whose destination rows are on lines (direct or aliasing, not
+   joined) take blocks of one tile row (32 source rows) by TPOSEI_U16_RUN_ZEN3 bytes, walked
+   across, with the panel cursor a whole 256 KiB panel ahead: bytes' plan, in runs twice as
+   long. On destination strides of a multiple of TPOSEI_DOWN_ALIGN every such block is
+   walked down, so where the source rows crowd L1 the pair kernel takes two tiles down a
+   column (a band of 64 rows, each destination row's two lines back to back) through the
+   same runs; elsewhere the band stays one tile. Median quotients of 7 interleaved rounds
+   against the 2x8 aliasing blocks and the direct blocks walked down (two copies of the old
+   build: x0.93-1.02): 2048^2 x1.12, 1024^2 x1.29, 2048x1024 x1.28, 1536x2112 x1.19,
+   4096x1088 x1.18, but 1024x2048 x0.98 (x1.14, x1.08, x1.16, x0.97 in four other runs of
+   4-5 rounds); four tiles down in runs of 4 or 2 KiB measured lower (1024^2 x1.16 / x1.08 where
+   two gave x1.44, 2048^2 x1.14 / x0.92).
+   The blocks walked across, against the direct blocks (8 lines by 512 rows, tile cursor 4 KiB
+   ahead) and the aliasing 2x8 they replaced, avx2-stream, AUTO, median quotients of 4-5
+   interleaved rounds: 2112^2 x1.22 / x1.25 (0.77 -> 0.95, 0.72 -> 0.91), 3008^2 x1.20 / x1.52,
+   2112x1088 x1.54 / x1.54, 1088x2112 x1.51, 4160^2 x1.16, 4160x2112 x1.38, 6016x4160 x1.06,
+   8256^2 x1.04 / x0.99, 11648^2 x1.05, 16448x8224 x0.94, 1088^2 x1.07, 200000x96 x1.53,
+   96x200000 x1.22; aliasing source strides 1056x2048 x1.35, 2080x4096 x1.11. Runs of 4 KiB lost
+   on 8256^2 (x0.84), 16 KiB measured about the same as 8 (x1.15-1.46 over the shapes), two tile
+   rows tall no better (2112^2 x1.21, 3008^2 x1.03), and the cursor 128 KiB ahead lost on the
+   large ones (8256^2 x0.85, 11648^2 x0.87). Floats and doubles lost with it (8256^2 floats
+   x0.59, 10000x3000 x0.48, 5824^2 doubles x0.97) and keep the tile cursor. Measured only, no
+   counters here. */
 #define TPOSEI_U16_RUN_ZEN3 8192
 
 /* On Zen 3 the direct blocks of 4-16-byte elements, walked across, are fetched by the tile
@@ -2458,11 +2468,12 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     const int zen5 = tposei_cpu_has(TPOSEI_CPU_ZEN5); /* see TPOSEI_DIRECT_ROWS_ZEN5 */
     const int zen3 = tposei_cpu_has(TPOSEI_CPU_ZEN3);
     const int zen3_u8 = esize == 1 && !joined && zen3;
+    const int zen3_u16 = esize == 2 && !joined && zen3;
     const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride;
     const int down = !joined && !zen3_u8 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
-                     (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
+                     (down_stride || aliasing || zen3_u16) &&
+                     !(esize == 1 && tposei_u8_short_rows(job));
     const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
-    const int zen3_u16 = esize == 2 && !joined && zen3 && !down;
     tposei_geom g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
     if (zen5) tposei_zen5_blocks(&g, job, esize, alias, joined, down);
     if (zen3_u8 || zen3_u16) { /* TPOSEI_U8_RUN_ZEN3, TPOSEI_U16_RUN_ZEN3 */

@@ -178,9 +178,12 @@ static void check_large(tpose_kernel k)
         if (esize <= 2 && e < 5) {
             /* Zen 3's blocks of bytes and 2-byte elements, a tile tall and 4096 elements
                wide: past one across, direct (source stride 4096 + 144 elements) and aliasing
-               (8192) */
+               (8192); then on a destination stride of 512-byte multiples, where the 2-byte
+               ones walk down (the aliasing ones two tiles at a time, 64-row bands) */
             check_shape(k, rows, 4096 + 77, esize, 4096 + 77 + 67, dst_ld, 0, 0);
             check_shape(k, rows, 4096 + 77, esize, 8192, dst_ld, 0, 0);
+            check_shape(k, rows, 4096 + 77, esize, 4096 + 77 + 67, dst_ld512, 0, 0);
+            check_shape(k, rows, 4096 + 77, esize, 8192, dst_ld512, 0, 0);
         }
         /* dense destinations off lines: row seams, across bands and blocks, and the last
            tile column overlapping the one before */
