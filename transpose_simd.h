@@ -1689,24 +1689,23 @@ typedef struct tposei_geom {
    of 4: 8192^2 f32 0.71 -> 0.76, 4096x8192 f32 0.83 -> 0.92, 2048x16384 f32 0.82 -> 0.94,
    1024x16384 f64 1.02 -> 1.08, 8192x4096 f64 0.88 -> 0.93. */
 #define TPOSEI_ALIAS_WIDE_MAX 32768
-/* Destination strides that are multiples of TPOSEI_DOWN_ALIGN bytes put every line a tile
-   stores at one offset modulo 512, and a block walked across (tile rows outer) stores one
-   such column of lines into each of its 512 destination rows before the next column. Zen 4
-   drains that run of non-temporal stores slowly: a store-only loop of the pattern moved
-   1.31-1.48x memcpy's bytes per second at strides 1024, 1536, 2560, 3072 and 4096 against
-   2.16-2.32x at 1152 and 1280, and 1.96-2.49x at the same strides walked down the block (a
-   tile column's band of tiles before the next column). The rows-once byte tile alone,
-   source in L2, destination stride 1024: 15.1 GB/s across, 20.4 down, 25.6 at stride 1088.
-   So blocks on such strides walk down each column of tiles, where the source stride is
-   below TPOSEI_ALIAS_WIDE_MAX or the blocks are the aliasing geometry's 2x8; the direct
-   blocks' panels on longer strides share few L2 sets and must be read in the order the
-   panel cursor fetched them (8192^2 f32 0.73 -> 0.58 walked down; Zen 5 measured otherwise
-   and has its own rule, tposei_zen5_down). avx512-stream,
-   interleaved runs, across -> down, medians of 5: 1024^2 u16 0.98 -> 1.37, f32 0.88 ->
-   0.99, f64 1.07 -> 1.22; 1536x1024 f32 0.96 -> 1.12; 2048^2 u8 0.90 -> 0.99, u16 1.01 ->
-   1.06, f32 0.87 -> 0.96; 4096^2 f32 0.84 -> 0.92; 1024x1500 u8 0.72 -> 0.83, 1024x2048
-   u16 1.09 -> 1.22; of 3: 4096x8192 u16 0.99 -> 1.12, 16384x4096 u8 0.80 -> 0.87;
-   unchanged: 4096^2 and 8192^2 u8, 4096x1024 u8, 5824^2 f64. */
+/* Destination strides that are multiples of TPOSEI_DOWN_ALIGN bytes put every line a tile stores
+   at one offset modulo 512, and a block walked across (tile rows outer) stores one such column
+   of lines into each of its 512 destination rows before the next column. Zen 4 drains that run
+   of non-temporal stores slowly: a store-only loop of the pattern moved 1.31-1.48x memcpy's
+   bytes per second at strides 1024, 1536, 2560, 3072 and 4096 against 2.16-2.32x at 1152 and
+   1280, and 1.96-2.49x at the same strides walked down the block (a tile column's band of tiles
+   before the next column). The rows-once byte tile alone, source in L2, destination stride 1024:
+   15.1 GB/s across, 20.4 down, 25.6 at stride 1088. So blocks on such strides walk down each
+   column of tiles, where the source stride is below TPOSEI_ALIAS_WIDE_MAX or the blocks are the
+   aliasing geometry's 2x8; the direct blocks' panels on longer strides share few L2 sets and
+   must be read in the order the panel cursor fetched them (8192^2 f32 0.73 -> 0.58 walked down;
+   Zen 5 measured otherwise and has its own rule, tposei_zen5_down, and Zen 3's 2-byte runs walk
+   down on every such stride, TPOSEI_U16_RUN_ZEN3). avx512-stream, interleaved runs, across ->
+   down, medians of 5: 1024^2 u16 0.98 -> 1.37, f32 0.88 -> 0.99, f64 1.07 -> 1.22; 1536x1024 f32
+   0.96 -> 1.12; 2048^2 u8 0.90 -> 0.99, u16 1.01 -> 1.06, f32 0.87 -> 0.96; 4096^2 f32 0.84 ->
+   0.92; 1024x1500 u8 0.72 -> 0.83, 1024x2048 u16 1.09 -> 1.22; of 3: 4096x8192 u16 0.99 -> 1.12,
+   16384x4096 u8 0.80 -> 0.87; unchanged: 4096^2 and 8192^2 u8, 4096x1024 u8, 5824^2 f64. */
 #define TPOSEI_DOWN_ALIGN 512
 /* The aliasing geometry's blocks are 2 lines of destination by 8 of source, so a band of
    them writes 128 bytes into each of the matrix's destination rows before the next band
