@@ -2468,10 +2468,11 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     const int zen3 = tposei_cpu_has(TPOSEI_CPU_ZEN3);
     const int zen3_u8 = esize == 1 && !joined && zen3;
     const int zen3_u16 = esize == 2 && !joined && zen3;
-    const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride;
+    /* per CPU, the source strides whose blocks walk down on TPOSEI_DOWN_ALIGN destination
+       strides (Zen 3's 2-byte runs: all of them) */
+    const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride || zen3_u16;
     const int down = !joined && !zen3_u8 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
-                     (down_stride || aliasing || zen3_u16) &&
-                     !(esize == 1 && tposei_u8_short_rows(job));
+                     (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
     const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
     tposei_geom g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
     if (zen5) tposei_zen5_blocks(&g, job, esize, alias, joined, down);
