@@ -699,6 +699,28 @@ enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
    sets (1000x4096 bytes 0.35 direct, 0.66 staged; 1000x2048 2-byte 0.60, 0.84), a loss
    elsewhere (direct -> staged: 3001x7919 8-byte 1.02 -> 0.90, 5000x1000 16-byte 1.35 ->
    1.21, 3001x7919 2-byte 0.89 -> 0.83; bytes about equal). */
+/* The second half of a joined tile (TPOSEI_JOIN_HEAD or _BODY): each of `rows` destination
+   rows leaves from its carry pair (the carry, then the chunk the tile put beside it), and the
+   chunk becomes the carry of the next tile along the row. */
+TPOSEI_AVX2_INLINE void tposei_avx2_join_rows(unsigned char *dst, size_t dst_stride,
+                                              unsigned char *carry, size_t rows, int phase)
+{
+    size_t r;
+    for (r = 0; r < rows; r++) {
+        unsigned char *at = dst + r * dst_stride, *p = carry + 128 * r;
+        const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));
+        if (phase == TPOSEI_JOIN_BODY) {
+            _mm256_stream_si256((__m256i *)(at - m),
+                                _mm256_loadu_si256((const __m256i *)(p + 64 - m)));
+            _mm256_stream_si256((__m256i *)(at - m + 32),
+                                _mm256_loadu_si256((const __m256i *)(p + 96 - m)));
+        } else /* the head: up to the end of the line */
+            tposei_copy_row64(at, p + 64, 64 - m);
+        _mm256_store_si256((__m256i *)p, _mm256_load_si256((const __m256i *)(p + 64)));
+        _mm256_store_si256((__m256i *)(p + 32), _mm256_load_si256((const __m256i *)(p + 96)));
+    }
+}
+
 #define TPOSEI_AVX2_JOIN_KERNEL(name, quad, esize)                                          \
     TPOSEI_AVX2_INLINE void name##_tile(unsigned char *dst, size_t dst_stride,              \
                                         const unsigned char *src, size_t src_stride,        \
@@ -706,27 +728,14 @@ enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
     {                                                                                       \
         const size_t q = 32 / (esize);                                                      \
         const size_t into = phase == TPOSEI_JOIN_LEAD ? 0 : 64; /* lead: carries only */    \
-        size_t r, h;                                                                        \
+        size_t h;                                                                           \
         for (h = 0; h < 2; h++) {                                                           \
             unsigned char *pairs = carry + 128 * q * h + into;                              \
             quad(pairs, 128, src + 32 * h, src_stride);                                     \
             quad(pairs + 32, 128, src + q * src_stride + 32 * h, src_stride);               \
         }                                                                                   \
-        if (phase == TPOSEI_JOIN_LEAD) return;                                              \
-        for (r = 0; r < 2 * q; r++) {                                                       \
-            unsigned char *at = dst + r * dst_stride, *p = carry + 128 * r;                 \
-            const size_t m = (size_t)((uintptr_t)at & (TPOSEI_CACHE_LINE - 1));             \
-            if (phase == TPOSEI_JOIN_BODY) {                                                \
-                _mm256_stream_si256((__m256i *)(at - m),                                    \
-                                    _mm256_loadu_si256((const __m256i *)(p + 64 - m)));     \
-                _mm256_stream_si256((__m256i *)(at - m + 32),                               \
-                                    _mm256_loadu_si256((const __m256i *)(p + 96 - m)));     \
-            } else /* the head: up to the end of the line */                                \
-                tposei_copy_row64(at, p + 64, 64 - m);                                      \
-            _mm256_store_si256((__m256i *)p, _mm256_load_si256((const __m256i *)(p + 64))); \
-            _mm256_store_si256((__m256i *)(p + 32),                                         \
-                               _mm256_load_si256((const __m256i *)(p + 96)));               \
-        }                                                                                   \
+        if (phase != TPOSEI_JOIN_LEAD)                                                      \
+            tposei_avx2_join_rows(dst, dst_stride, carry, 2 * q, phase);                    \
     }                                                                                       \
     static __attribute__((noinline)) TPOSEI_AVX2_FN void name(                             \
         unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride, \
@@ -752,6 +761,28 @@ TPOSEI_AVX2_LINE_KERNELS(u16_32x32, tposei_u16_16x16_avx2, 2)
 TPOSEI_AVX2_LINE_KERNELS(u32_16x16, tposei_u32_8x8_avx2, 4)
 TPOSEI_AVX2_LINE_KERNELS(u64_8x8, tposei_u64_4x4_avx2, 8)
 TPOSEI_AVX2_LINE_KERNELS(u128_4x4, tposei_u128_2x2_avx2, 16)
+/* The byte line tile joined by the two passes of tposei_u8_64x64_avx2_nt: the parked tile's
+   lines go into the carry pairs' chunk halves, then the rows leave as the quadrant join's do.
+   Only in the whole-width walk (tposei_u8_join_whole): each gained only with the other. */
+static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_u8_64x64_avx2_join_park(
+    unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride,
+    unsigned char *carry, int phase)
+{
+    __m256i park[8][16], line[8];
+    const size_t into = phase == TPOSEI_JOIN_LEAD ? 0 : 64; /* lead: carries only */
+    unsigned v, k;
+    tposei_u8_64x64_avx2_park(park, src, src_stride);
+    for (v = 0; v < 16; v++) {
+        tposei_u8_avx2_park_lines(park, v, line);
+        TPOSEI_UNROLL
+        for (k = 0; k < 4; k++) {
+            unsigned char *p = carry + 128 * tposei_u8_avx2_park_row(v, k) + into;
+            _mm256_store_si256((__m256i *)p, line[2 * k]);
+            _mm256_store_si256((__m256i *)(p + 32), line[2 * k + 1]);
+        }
+    }
+    if (phase != TPOSEI_JOIN_LEAD) tposei_avx2_join_rows(dst, dst_stride, carry, 64, phase);
+}
 /* The tiles for source strides that crowd L1 (tposei_pf_fits_l1 false): the groups tile
    through its copy for 2-byte elements, the quadrants through theirs from 4 bytes (bytes read
    each line once anyway). */
@@ -1652,6 +1683,7 @@ typedef struct tposei_geom {
     tposei_tile_fn pair; /* blocks walked down: pair_tiles tiles down a column at once, or NULL */
     size_t pair_tiles;
     int overlap, seams;  /* direct mode, rows off lines: see tposei_join_block */
+    int persist; /* joins: the carries stay from band to band (tposei_u8_join_whole) */
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
     size_t gcols; /* 0, or the blocks walked in column groups this wide (TPOSEI_GROUP_ROWS) */
     size_t tile_ahead; /* bytes of source the tile cursor runs ahead; 0: TPOSEI_PF_AHEAD */
@@ -1866,8 +1898,9 @@ TPOSEI_FORCE_INLINE int tposei_zen5_down(const tposei_job *job, size_t esize)
 enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
 /* How joined tiles keep their carries: 64 bytes per destination row (its last chunk), the
    same where a dense destination's seams are written by tposei_seam_tiles (AVX-512), or 128
-   (the carry, then the chunk beside it: TPOSEI_AVX2_JOIN_KERNEL). */
-enum { TPOSEI_CARRY_LINES, TPOSEI_CARRY_SEAMS, TPOSEI_CARRY_PAIRS };
+   (the carry, then the chunk beside it: TPOSEI_AVX2_JOIN_KERNEL), pairs kept from band to
+   band by the whole-width walk (tposei_u8_join_whole). */
+enum { TPOSEI_CARRY_LINES, TPOSEI_CARRY_SEAMS, TPOSEI_CARRY_PAIRS, TPOSEI_CARRY_WHOLE };
 
 TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int mode)
 {
@@ -1887,7 +1920,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.part = NULL;
     g.pair = NULL;
     g.pair_tiles = 0;
-    g.overlap = g.seams = g.down = 0;
+    g.overlap = g.seams = g.down = g.persist = 0;
     g.gcols = 0;
     g.carry_row = TPOSEI_CACHE_LINE;
     g.pf_first = 0;
@@ -2259,7 +2292,8 @@ TPOSEI_FORCE_INLINE void tposei_join_tile(const tposei_job *job, tposei_join_fn 
 /* One block of the direct stream mode where destination rows do not start on cache lines:
    the tiles of tposei_simd_block through `join`, which leaves every line of a row but its
    first and last as one non-temporal store. The tile row above the band is transposed again
-   to load the carries (an eighth more reading at 8 tile rows a band); tile column t keeps
+   to load the carries (an eighth more reading at 8 tile rows a band), unless they persist
+   from the band above (g->persist: one block spans the width); tile column t keeps
    its carries from g->carry_row * tile * t on (the overlapping column's rows included). A dense
    destination (g->seams) has its first and last lines written by the last band's seams;
    otherwise the last band stores what its carries still hold, a row's first chunk is stored
@@ -2273,7 +2307,7 @@ TPOSEI_FORCE_INLINE void tposei_join_block(const tposei_job *job, const tposei_g
     const size_t ncol = full_c / tile + (g->overlap && full_c < bc);
     const int head = g->seams ? TPOSEI_JOIN_LEAD : TPOSEI_JOIN_HEAD;
     size_t r, t, k;
-    if (rb)
+    if (rb && !g->persist)
         for (t = 0; t < ncol; t++)
             tposei_join_tile(job, join, rb - tile, tposei_join_col(cb, bc, tile, t), esize,
                              carry + g->carry_row * tile * t, TPOSEI_JOIN_LEAD);
@@ -2434,17 +2468,46 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
    blocks walked down. */
 #define TPOSEI_TILE_AHEAD_ZEN3 4096
 
+/* Bytes on Zen 3 whose destination rows are off cache lines, with source rows that spread
+   over L1 and hold at most TPOSEI_STREAM_BUF / 128 bytes (the carry pairs of every
+   destination row fit the L1 buffer), take the whole-width walk: bands of one tile row, each
+   one block across the matrix, whose carries persist to the next band (no tile row above a
+   band transposed again for them, source rows read whole), through the two-pass join tile
+   (tposei_u8_64x64_avx2_join_park). Each needs the other: in scratch builds on the Zen 3
+   guest (1000x1500-like shapes, carries in a 512 KiB buffer) the whole-width walk with the
+   quadrant join tile measured x0.82-1.00, the two-pass tile in the joined blocks x0.99-1.10,
+   both together x1.06-1.52 (log, 2026-11-29). Here, avx2-stream, AUTO, median quotients of 5
+   interleaved rounds, joined blocks -> this: 16001x250 x1.07, 8001x200 x1.09, 20001x129
+   x1.06, 12001x192 x1.34 (0.76 -> 0.99), 40001x250 x1.04; of 7: 30001x100 x1.00, 50001x70
+   x1.02, 20001x128 x1.09, 40001x90 x1.05 (two copies of one build x0.79-1.10 per round
+   here). Wider source rows keep the joined blocks: their carries would not fit 32 KiB. */
+TPOSEI_FORCE_INLINE int tposei_u8_join_whole(const tposei_job *job)
+{
+    const size_t tile = TPOSEI_CACHE_LINE, rows = (job->cols + tile - 1) / tile * tile;
+    return tposei_cpu_has(TPOSEI_CPU_ZEN3) && rows * 2 * TPOSEI_CACHE_LINE <= TPOSEI_STREAM_BUF;
+}
+
 /* Joined blocks' width: TPOSEI_JOIN_ROWS for matrices of at most TPOSEI_JOIN_SHORT_MAX bytes
    and for bytes (which are half as tall too when short), and never more destination rows than
-   the carries of g->carry_row bytes each leave room for in the L1 buffer. */
-TPOSEI_FORCE_INLINE void tposei_join_blocks(tposei_geom *g, const tposei_job *job, size_t esize)
+   the carries of g->carry_row bytes each leave room for in the L1 buffer. The whole-width
+   walk (`whole`, tposei_u8_join_whole) takes bands of one tile row, each one block across
+   the matrix, whose carries persist to the next band. */
+TPOSEI_FORCE_INLINE void tposei_join_blocks(tposei_geom *g, const tposei_job *job, size_t esize,
+                                            size_t tile, int whole)
 {
     const int short_job = job->rows * job->cols * esize <= TPOSEI_JOIN_SHORT_MAX;
-    if (short_job || esize == 1) g->bcols = g->pcols = TPOSEI_JOIN_ROWS;
-    if (short_job && esize == 1) g->band /= 2;
+    if (whole) {
+        g->band = tile;
+        g->bcols = g->pcols = (job->cols + tile - 1) / tile * tile;
+        g->persist = 1;
+    } else {
+        if (short_job || esize == 1) g->bcols = g->pcols = TPOSEI_JOIN_ROWS;
+        if (short_job && esize == 1) g->band /= 2;
+    }
     if (g->bcols * g->carry_row > TPOSEI_STREAM_BUF)
         g->bcols = g->pcols = TPOSEI_STREAM_BUF / g->carry_row;
     TPOSE_ASSERT(g->bcols * g->carry_row <= TPOSEI_STREAM_BUF); /* the carries */
+    TPOSE_ASSERT(!g->persist || g->bcols >= job->cols);
 }
 
 /* The geometry of the walks whose tiles store straight to memory (tposei_simd_drive's
@@ -2485,8 +2548,8 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
         g.panels = 0;
         g.tile_ahead = TPOSEI_TILE_AHEAD_ZEN3;
     }
-    g.carry_row = carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
-    if (joined) tposei_join_blocks(&g, job, esize);
+    g.carry_row = carries >= TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
+    if (joined) tposei_join_blocks(&g, job, esize, tile, carries == TPOSEI_CARRY_WHOLE);
     g.part = part;
     g.pair = pair_nt;
     g.pair_tiles = pair_tiles;
@@ -3996,7 +4059,8 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    interleaved runs, medians of 3, buffered (with the article's byte network) -> line tiles:
    2112^2 1/2/4/8-byte 0.55 / 0.77 / 0.64 / 0.59 -> 0.95 / 1.01 / 1.23 / 1.25, 16448^2 bytes
    0.43 -> 0.72, 8256^2 f32 0.51 -> 1.02, 5824^2 f64 0.47 -> 0.95, 4096^2 bytes 0.48 -> 0.73,
-   8192^2 f32 0.50 -> 0.83. Rows off lines: TPOSEI_AVX2_JOIN_KERNEL. Both line tiles read
+   8192^2 f32 0.50 -> 0.83. Rows off lines: TPOSEI_AVX2_JOIN_KERNEL (bytes on Zen 3 with
+   short source rows: tposei_u8_join_whole). Both line tiles read
    their source through an L1 copy where the tile rows share few L1 sets, the aligned one
    then by quadrants for elements of 4 bytes or more (tposei_avx2_line_groups). Dense
    destinations of short rows off lines take the dense mode first (tposei_dense_run). Blocks
@@ -4016,14 +4080,16 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
         else if (job->rows >= n && job->cols >= n) {                                        \
             const int spread = tposei_pf_fits_l1(job->src_stride, n);                       \
             const tposei_tile_fn nt = spread ? tposei_##shape##_avx2_nt : alias;            \
-            const tposei_join_fn join = spread ? tposei_##shape##_avx2_join                 \
-                                               : tposei_##shape##_avx2_join_staged;         \
+            const int whole = (esize) == 1 && spread && tposei_u8_join_whole(job);          \
+            const tposei_join_fn join = whole    ? tposei_u8_64x64_avx2_join_park           \
+                                        : spread ? tposei_##shape##_avx2_join               \
+                                                 : tposei_##shape##_avx2_join_staged;       \
             const int one_column = spread && job->cols < 2 * n;                             \
             const tposei_tile_fn two = spread && (esize) > 1 ? NULL : pair;                 \
             tposei_simd_drive(job, esize, n, nt, nt, one_column ? column : two,             \
                               one_column ? (column_tiles) : 2, join, join,                  \
                               tposei_##shape##_avx2_part, tposei_stream_row_avx2,           \
-                              TPOSEI_CARRY_PAIRS);                                          \
+                              whole ? TPOSEI_CARRY_WHOLE : TPOSEI_CARRY_PAIRS);             \
         } else                                                                              \
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL,    \
                               tposei_stream_row_avx2, TPOSEI_CARRY_LINES);                  \

@@ -147,6 +147,28 @@ static void check_vside(tpose_kernel k)
         }
 }
 
+/* Source rows of 64..256 bytes with destination rows off lines: Zen 3's whole-width joined
+   walk of bytes (tposei_u8_join_whole: one tile row a band, carries kept from band to band),
+   past one and several bands, the last band whole or partial, the last tile column whole or
+   overlapping, destination strides and offsets off lines; the same shapes one column past
+   and on a source stride that crowds L1 take the joined blocks. Every element size. */
+static void check_join_whole(tpose_kernel k)
+{
+    static const size_t cols_of[] = {64, 65, 127, 128, 129, 200, 255, 256, 257};
+    static const size_t rows_of[] = {64, 128, 191, 5 * 64 + 37};
+    size_t e, c, r, v;
+    for (e = 0; e < 5; e++)
+        for (c = 0; c < sizeof cols_of / sizeof cols_of[0]; c++)
+            for (r = 0; r < sizeof rows_of / sizeof rows_of[0]; r++)
+                for (v = 0; v < 3; v++) { /* v: source stride dense, spread, crowding L1 */
+                    const size_t esize = simd_esizes[e], rows = rows_of[r] + 3 * v;
+                    const size_t cols = cols_of[c] / esize + 2 * (esize > 1);
+                    const size_t src_ld = v == 2 ? 4096 / esize : cols + v;
+                    const size_t doff = (1 + 20 * v) * esize % 64;
+                    check_shape(k, rows, cols, esize, src_ld, rows + v + 1, v, doff);
+                }
+}
+
 /* Destinations on cache lines with strides of whole lines (direct non-temporal tiles), and
    the same shapes one byte off (the buffered mode), crossing every band and block edge. */
 static void check_large(tpose_kernel k)
@@ -217,6 +239,7 @@ static void check_large(tpose_kernel k)
         check_shape(k, rows1k, cols1k, esize, 1024 / esize,
                     (rows1k * esize + 1023) / 512 * 512 / esize, 0, 0);
     }
+    check_join_whole(k);
 }
 
 /* n x 8 and 8 x n of 8-byte elements (the AVX-512 n x 8 driver, both ways): long sides that
