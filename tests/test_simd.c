@@ -169,8 +169,10 @@ static void check_join_whole(tpose_kernel k)
                 }
 }
 
-/* Destinations on cache lines with strides of whole lines (direct non-temporal tiles), and
-   the same shapes one byte off (the buffered mode), crossing every band and block edge. */
+/* Destinations on cache lines with strides of whole lines (direct non-temporal tiles; bytes
+   and 2-byte elements on Zen 3 end in a tile column overlapping the one before, the widths
+   here being no whole number of tiles), and the same shapes one byte off (the buffered
+   mode), crossing every band and block edge. */
 static void check_large(tpose_kernel k)
 {
     static const size_t dims[][2] = {{1100, 300}, {300, 1100}, {1031, 1027}};
