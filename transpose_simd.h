@@ -2193,8 +2193,9 @@ TPOSEI_FORCE_INLINE void tposei_simd_edges(const tposei_job *job, const tposei_g
 }
 
 /* One br x bc block at source (rb, cb), written to `out` (the destination, or the stream
-   buffer) with row stride `os`: full tiles through `kernel`, the right and bottom strips
-   through the scalar edge routine; each tile also advances the prefetch cursor by as many
+   buffer) with row stride `os`: full tiles through `kernel`, with g->overlap (destination
+   only) a last tile column overlapping the one before in place of the right strip, the
+   strips through tposei_simd_edges; each tile also advances the prefetch cursor by as many
    lines as it reads. */
 TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_geom *g,
                                            tposei_pf *pf, size_t rb, size_t cb, size_t br,
