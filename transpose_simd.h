@@ -1644,8 +1644,11 @@ static inline TPOSEI_AVX512_ATTR void tposei_stream_copy_avx512(unsigned char *d
 
 typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size_t bytes);
 
-/* Read prefetch into L2 (PREFETCHT1): a panel is read one panel later, too late for L1. */
+/* Read prefetch into L2 (PREFETCHT1): a panel is read one panel later, too late for L1.
+   Overridable, so a test can record the panel cursor's addresses (tests/test_panel.c). */
+#ifndef TPOSEI_PREFETCH_L2
 #define TPOSEI_PREFETCH_L2(p) __builtin_prefetch((const void *)(p), 0, 2)
+#endif
 
 /* Software prefetch of a sequential read stream (the skinny network's dense side, or each
    row of its short side) into L1, TPOSEI_SEQ_AHEAD bytes past `p`. On the Zen 5 guest the
@@ -1687,6 +1690,7 @@ typedef struct tposei_geom {
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
     size_t gcols; /* 0, or the blocks walked in column groups this wide (TPOSEI_GROUP_ROWS) */
     size_t tile_ahead; /* bytes of source the tile cursor runs ahead; 0: TPOSEI_PF_AHEAD */
+    int pf_pages; /* the panel cursor's bursts end on 4 KiB pages (TPOSEI_PF_PAGE_ZEN3) */
 } tposei_geom;
 
 /* Block shapes, in cache lines of destination run (band) and source run (bcols), measured
@@ -1925,8 +1929,31 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.carry_row = TPOSEI_CACHE_LINE;
     g.pf_first = 0;
     g.tile_ahead = 0;
+    g.pf_pages = 0;
     return g;
 }
+
+/* Lines of a 4 KiB page. */
+#define TPOSEI_PAGE_LINES (4096 / TPOSEI_CACHE_LINE)
+
+/* TPOSEI_PF_PAGE_ZEN3 (tposei_geom.pf_pages, bytes on Zen 3): the panel cursor runs each
+   burst on to the end of the 4 KiB page it is in and makes the next ones as much shorter, so
+   every page of the panel is fetched in one burst rather than split between two tiles'
+   bursts. A 64x64-byte tile counts 64 lines, a page: a dense source whose bands start on
+   pages was fetched a page a burst already, and every other source (rows padded by a single
+   line, rows off lines, a dense band starting mid-page) ran at 0.6-0.75 of it. A copy-only
+   model of the walk (scratch: a 2048-row source loaded down 64x64 tiles, the next band swept
+   row by row; median of 11 alternated runs, ratio to memcpy) read a dense source at 1.37,
+   the same 2048 bytes past a page at 0.99 and rows padded to 2112 bytes at 0.99; page-ended
+   bursts took the padded one to 1.22-1.26 and the shifted one to 1.43. Why the page matters
+   is not shown (the Zen 3 guest has no hardware counters). In the library, avx2-stream,
+   medians of 5 interleaved rounds, quotients against the plain bursts: sources padded
+   2048x1984 (`-L 2112`) 0.51 -> 0.78 (x1.40-1.63), 2048x2112 (`-L 2176`) x1.37, dense off
+   lines 2048x2000 0.58 -> 0.85 (x1.48), destinations padded by tpose_padded_ld 1000x1500
+   x1.21-1.44, 1500x1000 x1.36-1.52, 2000^2 x1.28-1.43, 1448^2 x1.21-1.32; dense sources on
+   pages within noise (2112^2, 1024^2, 16448^2, 4096^2, 8192^2: x0.90-1.24). Bursts run on to
+   the page's end lost for doubles (eight lines a tile, 2112^2 x0.71-0.79; no more than
+   doubled, x0.79-0.93), and 2-byte elements measured x0.89-1.20, noise: bytes only. */
 
 /* The panel cursor, for aliasing strides and the direct mode: walks the panel after the one
    being transposed row by row, line by line, so the hardware sees a few long runs instead of
@@ -1938,6 +1965,7 @@ typedef struct tposei_pf_panel {
     size_t rb, cb;      /* source origin of the panel being prefetched */
     size_t rows, bytes; /* its extent */
     size_t r, o;        /* next row, byte offset in that row */
+    size_t debt;        /* prefetches issued past the tiles' count, to finish a page */
 } tposei_pf_panel;
 
 /* The end of the column group that starts at source column `gb`. */
@@ -1984,13 +2012,32 @@ TPOSEI_FORCE_INLINE size_t tposei_panel_lines(const tposei_pf_panel *pp)
    floats (rows of 31676 bytes, the destination on lines) x1.12 / x1.18 / x1.19 / x1.17 (0.73
    -> 0.83), 3001x7919 floats x1.05-1.09, 7919x3001 x1.05-1.11, 2001x4001 x1.14-1.22,
    4001x3001 x1.07-1.10; 10000x3000 (every other row off a line) x0.98-1.02; shapes on lines
-   unchanged (8256^2 floats, 2112^2 floats, 5824^2 doubles, 16448^2 bytes: x0.98-1.03). */
+   unchanged (8256^2 floats, 2112^2 floats, 5824^2 doubles, 16448^2 bytes: x0.98-1.03).
+   With g->pf_pages (TPOSEI_PF_PAGE_ZEN3) a burst that has used up its count runs on to the
+   end of the 4 KiB page it is in, and the next bursts are that much shorter (pp->debt), so
+   each page's lines are fetched in one burst. */
 TPOSEI_FORCE_INLINE void tposei_panel_step(tposei_pf_panel *pp, const tposei_job *job,
                                            const tposei_geom *g, size_t n, size_t esize)
 {
-    for (; n > 0 && pp->rows > 0; n--) {
+    uintptr_t page = 0; /* 4 KiB page of the last prefetch */
+    const size_t cap = g->pf_pages ? TPOSEI_PAGE_LINES : 0;
+    if (n <= pp->debt) {
+        pp->debt -= n;
+        return;
+    }
+    n -= pp->debt;
+    pp->debt = 0;
+    while (pp->rows > 0) {
         const unsigned char *row =
             job->src + (pp->rb + pp->r) * job->src_stride + pp->cb * esize;
+        const uintptr_t at = (uintptr_t)(row + pp->o) >> 12;
+        if (n > 0)
+            n--;
+        else if (at != page || pp->debt >= cap)
+            break;
+        else
+            pp->debt++;
+        page = at;
         TPOSEI_PREFETCH_L2(row + pp->o);
         pp->o += TPOSEI_CACHE_LINE;
         if (pp->o < pp->bytes) continue;
@@ -2136,6 +2183,7 @@ TPOSEI_FORCE_INLINE void tposei_pf_start(tposei_pf *pf, const tposei_job *job,
                            bytes 0.71 -> 0.78x memcpy (medians of 5) */
         size_t lines;
         pf->panel.gb = 0;
+        pf->panel.debt = 0;
         tposei_panel_at(&pf->panel, job, g, 0, 0, esize);
         lines = tposei_panel_lines(&pf->panel);
         if (g->pf_first) lines = tposei_min(lines, g->pf_first / TPOSEI_CACHE_LINE);
@@ -2577,6 +2625,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     if (alias && job->dst_stride >= TPOSEI_GROUP_STRIDE && job->cols > TPOSEI_GROUP_ROWS)
         g.gcols = TPOSEI_GROUP_ROWS / g.bcols ? TPOSEI_GROUP_ROWS / g.bcols * g.bcols : g.bcols;
     g.overlap = (joined || (esize <= 2 && zen3)) && part && job->cols >= tile;
+    g.pf_pages = zen3 && esize == 1; /* TPOSEI_PF_PAGE_ZEN3 */
     g.seams = carries == TPOSEI_CARRY_SEAMS && joined && g.overlap && job->rows >= tile &&
               job->dst_stride == job->rows * esize;
     return g;
