@@ -9,7 +9,7 @@
 static const void **tp_log;
 static size_t tp_len, tp_cap;
 
-static void tp_record(const void *p)
+static inline void tp_record(const void *p)
 {
     if (tp_len < tp_cap) tp_log[tp_len] = p;
     tp_len++;
@@ -129,6 +129,10 @@ int main(void)
 
 #else
 
-int main(void) { return TT_SKIP; }
+int main(void)
+{
+    (void)&tp_record; /* the recorder has no cursor to record without x86 SIMD */
+    return TT_SKIP;
+}
 
 #endif
