@@ -25,7 +25,7 @@ static inline void tp_record(const void *p)
 typedef struct walk_log {
     const void **addr; /* every prefetch, in order */
     size_t *ends;      /* prefetches recorded after the start and after each step */
-    size_t len, steps;
+    size_t len;
 } walk_log;
 
 /* The cursor as a walk of `steps` tiles of 64x64 bytes drives it, in panels of `pcols`
@@ -59,7 +59,6 @@ static walk_log run_cursor(const tposei_job *job, size_t pcols, size_t first, in
     TT_CHECK(tp_len <= tp_cap, "log overflow: %zu > %zu", tp_len, tp_cap);
     w.addr = tp_log;
     w.len = tp_len < tp_cap ? tp_len : tp_cap;
-    w.steps = steps;
     return w;
 }
 
