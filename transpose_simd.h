@@ -2487,11 +2487,11 @@ TPOSEI_FORCE_INLINE int tposei_u8_plain_rows(const tposei_job *job, size_t esize
    whole rows measured between. Two tiles down a column (the pair kernel, a destination row's
    two lines back to back), the cursor up to a whole 0.5-1 MiB panel ahead, lost (16448^2
    x0.75-0.96), and four down read 0.13-0.22x memcpy in a copy-only model. What still bounds
-   16448^2: one non-temporal line per destination row in turn stored 0.33-0.42x the
-   sequential rate there on 4 KiB pages (0.95-0.99x on 2 MiB pages, 0.81-0.94x with 4-8 lines
-   of a row back to back), and a copy-only model of this walk 0.35-0.58x memcpy. Floats and
-   doubles keep the tile cursor (TPOSEI_TILE_AHEAD_ZEN3), 2-byte elements take runs of their
-   own (TPOSEI_U16_RUN_ZEN3). */
+   16448^2 is the loads and their lack of overlap with the stores: in a copy-only model of
+   this walk the tiles' loads alone take 1.39x memcpy's time, the stores 1.19x (0.76x on 2 MiB
+   pages), the whole walk about their sum (2.38x; 2.08x on 2 MiB pages, where the library
+   gains nothing: bench/MEASURED.md). Floats and doubles keep the tile cursor
+   (TPOSEI_TILE_AHEAD_ZEN3), 2-byte elements take runs of their own (TPOSEI_U16_RUN_ZEN3). */
 #define TPOSEI_U8_RUN_ZEN3 4096
 /* 2-byte elements on Zen 3 whose destination rows are on lines (direct or aliasing, not
    joined) take blocks of one tile row (32 source rows) by TPOSEI_U16_RUN_ZEN3 bytes, walked
