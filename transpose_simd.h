@@ -484,18 +484,24 @@ TPOSEI_AVX2_INLINE void tposei_u8_8rows_avx2(__m256i *a, __m256i *out)
    paired in the second pass) measured below the groups tile (16448^2 0.64, 2112^2 0.77). A
    fake tile that only copied each source line to its destination line, same walk, reached
    0.96 and 1.34: the tile, not the memory pattern, bounds these shapes. */
+/* Step u (0-15) of the first pass: bytes 32h.. of rows 8R..8R+7, R = u / 2, h = u % 2. */
+TPOSEI_AVX2_INLINE void tposei_u8_avx2_park_step(__m256i park[8][16], const unsigned char *src,
+                                                 size_t src_stride, unsigned u)
+{
+    __m256i a[8];
+    const unsigned R = u / 2, h = u % 2;
+    unsigned i;
+    TPOSEI_UNROLL
+    for (i = 0; i < 8; i++)
+        a[i] = _mm256_loadu_si256((const __m256i *)(src + (8 * R + i) * src_stride + 32 * h));
+    tposei_u8_8rows_avx2(a, park[R] + 8 * h);
+}
+
 TPOSEI_AVX2_INLINE void tposei_u8_64x64_avx2_park(__m256i park[8][16],
                                                   const unsigned char *src, size_t src_stride)
 {
-    __m256i a[8];
-    unsigned u, i;
-    for (u = 0; u < 16; u++) { /* bytes 32h.. of rows 8R..8R+7, R = u / 2, h = u % 2 */
-        const unsigned R = u / 2, h = u % 2;
-        TPOSEI_UNROLL
-        for (i = 0; i < 8; i++)
-            a[i] = _mm256_loadu_si256((const __m256i *)(src + (8 * R + i) * src_stride + 32 * h));
-        tposei_u8_8rows_avx2(a, park[R] + 8 * h);
-    }
+    unsigned u;
+    for (u = 0; u < 16; u++) tposei_u8_avx2_park_step(park, src, src_stride, u);
 }
 
 /* The second pass for one v: lines c, c + 1, c + 16, c + 17 (c = 32 (v / 8) + 2 (v % 8)) as
@@ -1643,6 +1649,14 @@ static inline TPOSEI_AVX512_ATTR void tposei_stream_copy_avx512(unsigned char *d
 }
 
 typedef void (*tposei_row_fn)(unsigned char *dst, const unsigned char *buf, size_t bytes);
+/* A pipelined pair kernel (tposei_u8_pipe_avx2_nt): streams the pair of tiles parked in set
+   `set` of `parks` to dst while parking the next pair from `next` into the other set, and
+   moves the prefetch cursor on through it. */
+struct tposei_geom;
+struct tposei_pf;
+typedef void (*tposei_pipe_fn)(const tposei_job *job, const struct tposei_geom *g,
+                               struct tposei_pf *pf, unsigned char *dst, size_t dst_stride,
+                               const unsigned char *next, unsigned char *parks, unsigned set);
 
 /* Read prefetch into L2 (PREFETCHT1): a panel is read one panel later, too late for L1.
    Overridable, so a test can record the panel cursor's addresses (tests/test_panel.c). */
@@ -1685,6 +1699,7 @@ typedef struct tposei_geom {
     tposei_part_fn part; /* the right and bottom strips by tile corners; NULL: scalar */
     tposei_tile_fn pair; /* blocks walked down: pair_tiles tiles down a column at once, or NULL */
     size_t pair_tiles;
+    tposei_pipe_fn pipe; /* blocks walked down a pair tall: the pairs pipelined, or NULL */
     int overlap, seams;  /* direct mode: tposei_join_block, tposei_simd_block (rows on lines) */
     int persist; /* joins: the carries stay from band to band (tposei_u8_join_whole) */
     int down; /* direct and aliasing modes: tiles walked down the block (TPOSEI_DOWN_ALIGN) */
@@ -1924,6 +1939,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.part = NULL;
     g.pair = NULL;
     g.pair_tiles = 0;
+    g.pipe = NULL;
     g.overlap = g.seams = g.down = g.persist = 0;
     g.gcols = 0;
     g.carry_row = TPOSEI_CACHE_LINE;
@@ -2205,6 +2221,58 @@ TPOSEI_FORCE_INLINE void tposei_pf_step(tposei_pf *pf, const tposei_job *job,
         tposei_panel_step(&pf->panel, job, g, lines, esize);
 }
 
+/* TPOSEI_U8_PIPE_ZEN3: on Zen 3, bytes whose blocks walk down (destination strides of a
+   multiple of TPOSEI_DOWN_ALIGN) take their pairs of line tiles software-pipelined, with the
+   prefetch spread through them: while one pair's lines leave (16 steps of four destination
+   rows, each row's two lines back to back, as tposei_u8_128x64_avx2_nt), the next pair down
+   the band is parked (one step of each tile's first pass per step) and the panel cursor
+   fetches 8 lines, so the non-temporal stores, the loads and the prefetches each run evenly
+   through the pair rather than in bursts. The pair kernel as it was stores a pair's 128 lines
+   only after parking both tiles, and the panel cursor fetches a pair's 128 lines at once
+   before it: in a model of the walk with the library's network (scratch: 4096x1024 bytes,
+   5 alternated rounds, ratio to memcpy) single tiles measured 0.60, the pair 0.46, the
+   pipelined pair with the cursor's 128 lines at its start 0.47-0.57 and spread 0.77; the
+   same model wanted the cursor a whole 512 KiB panel ahead (4096^2: 0.70 against 0.47 at
+   TPOSEI_PF_LEAD_U8's 128 KiB). So these blocks prefetch a whole panel ahead and their
+   bursts do not end on pages (TPOSEI_PF_PAGE_ZEN3 would make them bursts again).
+   avx2-stream, AUTO, median quotients of 5 interleaved rounds against the blocks walked
+   across one tile at a time: 4096x1024 x1.25 (0.56 -> 0.78), 4096^2 x1.20 (0.49 -> 0.59),
+   8192^2 x1.20 (0.51 -> 0.60), 2048^2 x1.35, 1024x4096 x1.28, 2048x1024 x1.55, 3072x1024
+   x1.14, 16384x4096 x1.09, 1024x2048 x0.97; again with the order of the two reversed,
+   x1.25-1.56 on the first six (shapes whose code did not change: x0.88-1.20). With the
+   cursor 128 KiB ahead and page-ended bursts the pipeline gained on 4096x1024 (x1.10-1.27)
+   and x0.86-1.17 elsewhere; the pair as it was, walked down, lost (x0.74-0.88). */
+static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_u8_pipe_avx2_nt(
+    const tposei_job *job, const tposei_geom *g, tposei_pf *pf, unsigned char *dst,
+    size_t dst_stride, const unsigned char *next, unsigned char *parks, unsigned set)
+{
+    __m256i(*park)[2][8][16] = (__m256i(*)[2][8][16])(void *)parks; /* [set][tile] */
+    const size_t ss = job->src_stride;
+    __m256i line[2][8];
+    unsigned v, k, t;
+    if (!dst) { /* the first pair: parked only */
+        for (v = 0; v < 16; v++)
+            for (t = 0; t < 2; t++)
+                tposei_u8_avx2_park_step(park[set][t], next + 64 * t * ss, ss, v);
+        return;
+    }
+    for (v = 0; v < 16; v++) {
+        tposei_panel_step(&pf->panel, job, g, 2 * TPOSEI_CACHE_LINE / 16, 1); /* a pair's */
+        if (next)
+            for (t = 0; t < 2; t++)
+                tposei_u8_avx2_park_step(park[set ^ 1][t], next + 64 * t * ss, ss, v);
+        TPOSEI_UNROLL
+        for (t = 0; t < 2; t++) tposei_u8_avx2_park_lines(park[set][t], v, line[t]);
+        TPOSEI_UNROLL
+        for (k = 0; k < 4; k++) {
+            unsigned char *d = dst + tposei_u8_avx2_park_row(v, k) * dst_stride;
+            TPOSEI_UNROLL
+            for (t = 0; t < 2; t++)
+                tposei_avx2_stream_line(d + 64 * t, line[t][2 * k], line[t][2 * k + 1]);
+        }
+    }
+}
+
 /* The right and bottom strips of a br x bc block (src: its source origin, out: where its
    first element goes, row stride os) that whole tiles leave, those `strips` names, by tile
    corners (g->part) or through the scalar edge routine; the panel cursor moves on by the
@@ -2244,19 +2312,30 @@ TPOSEI_FORCE_INLINE void tposei_simd_edges(const tposei_job *job, const tposei_g
    buffer) with row stride `os`: full tiles through `kernel`, with g->overlap (destination
    only) a last tile column overlapping the one before in place of the right strip, the
    strips through tposei_simd_edges; each tile also advances the prefetch cursor by as many
-   lines as it reads. */
+   lines as it reads. A band one pair tall walked down with g->pipe goes by pipelined pairs,
+   parked in `scratch` (the walk's L1 buffer; TPOSEI_U8_PIPE_ZEN3). */
 TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_geom *g,
                                            tposei_pf *pf, size_t rb, size_t cb, size_t br,
                                            size_t bc, size_t esize, size_t tile,
                                            tposei_tile_fn kernel, unsigned char *out,
-                                           size_t os)
+                                           size_t os, unsigned char *scratch)
 {
     const size_t ss = job->src_stride;
     const unsigned char *src = job->src + rb * ss + cb * esize;
     const size_t full_r = br - br % tile, full_c = bc - bc % tile;
-    const size_t outer = g->down ? full_c : full_r, inner = g->down ? full_r : full_c;
+    const size_t inner = g->down ? full_r : full_c;
+    size_t outer = g->down ? full_c : full_r;
     size_t i, j;
     TPOSE_ASSERT(!g->down || !pf->by_tile); /* the tile cursor follows tile rows */
+    if (g->pipe && g->down && inner == g->pair_tiles * tile && outer > 0) {
+        unsigned set = 0;
+        TPOSE_ASSERT(g->pair_tiles == 2 && tile * esize == TPOSEI_CACHE_LINE && scratch);
+        g->pipe(job, g, pf, NULL, os, src, scratch, set);
+        for (i = 0; i < outer; i += tile, set ^= 1)
+            g->pipe(job, g, pf, out + i * os, os,
+                    i + tile < outer ? src + (i + tile) * esize : NULL, scratch, set);
+        outer = 0; /* the tiles are done: only the strips remain */
+    }
     for (i = 0; i < outer; i += tile) {
         for (j = 0; j < inner; j += tile) {
             const size_t r = g->down ? j : i, c = g->down ? i : j;
@@ -2327,9 +2406,10 @@ TPOSEI_FORCE_INLINE void tposei_buffer_block(const tposei_job *job, const tposei
         tposei_pf idle; /* a cursor past the end: the lead rows fetch nothing */
         idle.rb = job->rows;
         idle.by_tile = 1;
-        tposei_simd_block(job, g, &idle, xb, cb, lead, bc, esize, tile, kernel, buf, bs);
+        tposei_simd_block(job, g, &idle, xb, cb, lead, bc, esize, tile, kernel, buf, bs, NULL);
     }
-    tposei_simd_block(job, g, pf, rb, cb, br, bc, esize, tile, kernel, buf + lead * esize, bs);
+    tposei_simd_block(job, g, pf, rb, cb, br, bc, esize, tile, kernel, buf + lead * esize, bs,
+                      NULL);
     for (i = 0; i < bc; i++) {
         unsigned char *drow = job->dst + (cb + i) * job->dst_stride;
         const size_t lo = tposei_run_edge(drow, rb, job->rows, esize);
@@ -2432,7 +2512,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_walk(const tposei_job *job, const tposei_ge
                 else
                     tposei_simd_block(job, g, &pf, rb, cb, br, bc, esize, tile, kernel,
                                       job->dst + cb * job->dst_stride + rb * esize,
-                                      job->dst_stride);
+                                      job->dst_stride, buf);
             }
         }
     }
@@ -2580,17 +2660,17 @@ TPOSEI_FORCE_INLINE void tposei_join_blocks(tposei_geom *g, const tposei_job *jo
 /* The geometry of the walks whose tiles store straight to memory (tposei_simd_drive's
    `kernel_nt`): rows on lines, or off lines where `joined`. It picks the direct blocks or
    the aliasing geometry's 2x8 (TPOSEI_ALIAS_WIDE_MAX), their shape on this CPU
-   (tposei_zen5_blocks; on Zen 3 bytes' TPOSEI_U8_RUN_ZEN3, never walked down, and 2-byte
-   elements' TPOSEI_U16_RUN_ZEN3), the cursor (panels, or tiles for 4-16-byte elements on Zen
-   3: TPOSEI_TILE_AHEAD_ZEN3), tiles
-   walked down each block on some strides (TPOSEI_DOWN_ALIGN, tposei_zen5_down),
-   `pair_tiles` of them at once through `pair_nt` where given, column groups
+   (tposei_zen5_blocks; on Zen 3 bytes' TPOSEI_U8_RUN_ZEN3, walked down only through `pipe`,
+   TPOSEI_U8_PIPE_ZEN3, and 2-byte elements' TPOSEI_U16_RUN_ZEN3), the cursor (panels, or
+   tiles for 4-16-byte elements on Zen 3: TPOSEI_TILE_AHEAD_ZEN3), tiles walked down each
+   block on some strides (TPOSEI_DOWN_ALIGN, tposei_zen5_down), `pair_tiles` of them at once
+   through `pair_nt` where given, column groups
    (TPOSEI_GROUP_ROWS) and the joins' carries (`carries`, TPOSEI_JOIN_ROWS; joined blocks
    overlap the corners `part` stores). */
 TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esize, size_t tile,
                                               int joined, tposei_tile_fn pair_nt,
-                                              size_t pair_tiles, tposei_part_fn part,
-                                              int carries)
+                                              size_t pair_tiles, tposei_pipe_fn pipe,
+                                              tposei_part_fn part, int carries)
 {
     const int aliasing = !joined && !tposei_pf_fits_l1(job->src_stride, tile);
     const int short_stride = job->src_stride < TPOSEI_ALIAS_WIDE_MAX;
@@ -2598,11 +2678,13 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     const int zen3 = tposei_cpu_has(TPOSEI_CPU_ZEN3);
     const int zen3_u8 = esize == 1 && !joined && zen3;
     const int zen3_u16 = esize == 2 && !joined && zen3;
+    const int zen3_pipe = zen3_u8 && pipe && pair_nt && pair_tiles == 2; /* TPOSEI_U8_PIPE_ZEN3 */
     /* per CPU, the source strides whose blocks walk down on TPOSEI_DOWN_ALIGN destination
        strides (Zen 3's 2-byte runs: all of them) */
     const int down_stride = zen5 ? tposei_zen5_down(job, esize) : short_stride || zen3_u16;
-    const int down = !joined && !zen3_u8 && job->dst_stride % TPOSEI_DOWN_ALIGN == 0 &&
-                     (down_stride || aliasing) && !(esize == 1 && tposei_u8_short_rows(job));
+    const int down = !joined && (!zen3_u8 || zen3_pipe) &&
+                     job->dst_stride % TPOSEI_DOWN_ALIGN == 0 && (down_stride || aliasing) &&
+                     !(esize == 1 && tposei_u8_short_rows(job));
     const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
     tposei_geom g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
     if (zen5) tposei_zen5_blocks(&g, job, esize, alias, joined, down);
@@ -2621,11 +2703,15 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     g.pair = pair_nt;
     g.pair_tiles = pair_tiles;
     g.down = down;
+    if (down && zen3_pipe) { /* TPOSEI_U8_PIPE_ZEN3: a whole panel ahead */
+        g.pipe = pipe;
+        g.pf_first = 0;
+    }
     if (down && pair_nt && g.band < pair_tiles * tile) g.band = pair_tiles * tile;
     if (alias && job->dst_stride >= TPOSEI_GROUP_STRIDE && job->cols > TPOSEI_GROUP_ROWS)
         g.gcols = TPOSEI_GROUP_ROWS / g.bcols ? TPOSEI_GROUP_ROWS / g.bcols * g.bcols : g.bcols;
     g.overlap = (joined || (esize <= 2 && zen3)) && part && job->cols >= tile;
-    g.pf_pages = zen3 && esize == 1; /* TPOSEI_PF_PAGE_ZEN3 */
+    g.pf_pages = zen3 && esize == 1 && !g.pipe; /* TPOSEI_PF_PAGE_ZEN3 */
     g.seams = carries == TPOSEI_CARRY_SEAMS && joined && g.overlap && job->rows >= tile &&
               job->dst_stride == job->rows * esize;
     return g;
@@ -2649,7 +2735,8 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_buffer_geom(size_t esize, size_t tile, in
 /* The SIMD driver. Without `stream`: blocks sized for the caches, stored in place. With it:
    when `kernel_nt` exists and every destination row starts on a cache line, tiles store
    their whole lines non-temporally straight from registers (blocks walked down through
-   `pair_nt`, `pair_tiles` tiles at once, where given), and where rows are off lines
+   `pair_nt`, `pair_tiles` tiles at once, where given, and on Zen 3 bytes' pairs pipelined
+   through `pipe`, TPOSEI_U8_PIPE_ZEN3), and where rows are off lines
    through `join_w` (rows at even offsets) or `join_b` (any offset; NULL where this CPU
    cannot run it); otherwise each block is transposed into an aligned L1 buffer whose rows
    leave through `stream` (aligned middle streamed, edges stored). `carries`: how the joins
@@ -2657,7 +2744,8 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_buffer_geom(size_t esize, size_t tile, in
 TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, size_t tile,
                                            tposei_tile_fn kernel, tposei_tile_fn kernel_nt,
                                            tposei_tile_fn pair_nt, size_t pair_tiles,
-                                           tposei_join_fn join_w, tposei_join_fn join_b,
+                                           tposei_pipe_fn pipe, tposei_join_fn join_w,
+                                           tposei_join_fn join_b,
                                            tposei_part_fn part, tposei_row_fn stream,
                                            int carries)
 {
@@ -2674,7 +2762,8 @@ TPOSEI_FORCE_INLINE void tposei_simd_drive(const tposei_job *job, size_t esize, 
         return;
     }
     if (kernel_nt && (aligned || join)) {
-        g = tposei_nt_geom(job, esize, tile, join != NULL, pair_nt, pair_tiles, part, carries);
+        g = tposei_nt_geom(job, esize, tile, join != NULL, pair_nt, pair_tiles, pipe, part,
+                           carries);
         tposei_simd_walk(job, &g, esize, tile, kernel_nt, NULL, join, buf);
     } else {
         g = tposei_buffer_geom(esize, tile, aligned, part);
@@ -4023,7 +4112,7 @@ static int tposei_simd_edges_only(tpose_kernel k, size_t rows, size_t cols, size
     static void name(const tposei_job *job)                                                 \
     {                                                                                       \
         tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL, NULL,  \
-                          TPOSEI_CARRY_LINES);                                              \
+                          NULL, TPOSEI_CARRY_LINES);                                        \
     }
 
 /* 1 when a streaming row writer is given. A function, not `stream != NULL` in the macro:
@@ -4041,7 +4130,7 @@ static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
     static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
     {                                                                                      \
         if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
-            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, 0, join_w,        \
+            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, 0, NULL, join_w,  \
                               tposei_vbmi_join(join_b), kernel##_part, stream,             \
                               TPOSEI_CARRY_SEAMS);                                         \
     }
@@ -4058,7 +4147,7 @@ TPOSEI_SSE2_RUN(tposei_sse2_e16, 16, 1, NULL)
     {                                                                                       \
         if (!tposei_try_skinny16(job, esize, 0))                                            \
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL,    \
-                              NULL, TPOSEI_CARRY_LINES);                                    \
+                              NULL, NULL, TPOSEI_CARRY_LINES);                              \
     }
 TPOSEI_AVX2_RUN(tposei_avx2_e1, 1, 32, tposei_u8_32x32_avx2)
 TPOSEI_AVX2_RUN(tposei_avx2_e2, 2, 16, tposei_u16_16x16_avx2)
@@ -4135,9 +4224,10 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
    walked down take two tiles at a time (`pair`): bytes always, the others where the tile
    rows crowd L1 or the matrix is one tile column wide; one column whose source rows spread
    over L1 takes `column`, `column_tiles` tiles at a time (4-16-byte elements four,
-   TPOSEI_AVX2_DOWN_KERNEL; the others their pair). */
+   TPOSEI_AVX2_DOWN_KERNEL; the others their pair); `pipe`, where given, pipelines the pairs
+   on Zen 3 (TPOSEI_U8_PIPE_ZEN3). */
 #define TPOSEI_AVX2_STREAM_RUN(name, esize, tile, kernel, shape, alias, pair, column,       \
-                               column_tiles)                                                \
+                               column_tiles, pipe)                                          \
     static TPOSEI_AVX2_FN void name(const tposei_job *job)                                  \
     {                                                                                       \
         const size_t n = 64 / (esize);                                                      \
@@ -4155,28 +4245,28 @@ TPOSEI_FORCE_INLINE void tposei_dense_run(const tposei_job *job, size_t esize, s
             const int one_column = spread && job->cols < 2 * n;                             \
             const tposei_tile_fn two = spread && (esize) > 1 ? NULL : pair;                 \
             tposei_simd_drive(job, esize, n, nt, nt, one_column ? column : two,             \
-                              one_column ? (column_tiles) : 2, join, join,                  \
+                              one_column ? (column_tiles) : 2, pipe, join, join,            \
                               tposei_##shape##_avx2_part, tposei_stream_row_avx2,           \
                               whole ? TPOSEI_CARRY_WHOLE : TPOSEI_CARRY_PAIRS);             \
         } else                                                                              \
             tposei_simd_drive(job, esize, tile, kernel, NULL, NULL, 0, NULL, NULL, NULL,    \
-                              tposei_stream_row_avx2, TPOSEI_CARRY_LINES);                  \
+                              NULL, tposei_stream_row_avx2, TPOSEI_CARRY_LINES);            \
     }
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e1, 1, 32, tposei_u8_32x32_avx2, u8_64x64,
                        tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt,
-                       tposei_u8_128x64_avx2_nt, 2)
+                       tposei_u8_128x64_avx2_nt, 2, tposei_u8_pipe_avx2_nt)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e2, 2, 16, tposei_u16_16x16_avx2, u16_32x32,
                        tposei_u16_32x32_avx2_nt_staged, tposei_u16_64x32_avx2_nt,
-                       tposei_u16_64x32_avx2_nt, 2)
+                       tposei_u16_64x32_avx2_nt, 2, NULL)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e4, 4, 8, tposei_u32_8x8_avx2, u32_16x16,
                        tposei_u32_16x16_avx2_quads_staged, tposei_u32_32x16_avx2_nt,
-                       tposei_u32_64x16_avx2_nt, 4)
+                       tposei_u32_64x16_avx2_nt, 4, NULL)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e8, 8, 4, tposei_u64_4x4_avx2, u64_8x8,
                        tposei_u64_8x8_avx2_quads_staged, tposei_u64_16x8_avx2_nt,
-                       tposei_u64_32x8_avx2_nt, 4)
+                       tposei_u64_32x8_avx2_nt, 4, NULL)
 TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e16, 16, 2, tposei_u128_2x2_avx2, u128_4x4,
                        tposei_u128_4x4_avx2_quads_staged, tposei_u128_8x4_avx2_nt,
-                       tposei_u128_16x4_avx2_nt, 4)
+                       tposei_u128_16x4_avx2_nt, 4, NULL)
 #undef TPOSEI_AVX2_STREAM_RUN
 
 TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)
@@ -4228,7 +4318,7 @@ static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
                                     : NULL;
     if (!tposei_try_skinny(job, 1, 1))
         tposei_simd_drive(job, 1, 64, tposei_u8_64x64_vbmi, nt, down, TPOSEI_VBMI_DOWN_TILES,
-                          join, join, tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512,
+                          NULL, join, join, tposei_u8_64x64_vbmi_part, tposei_stream_row_avx512,
                           TPOSEI_CARRY_SEAMS);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
@@ -4247,7 +4337,7 @@ static TPOSEI_AVX512_FN void tposei_avx512s_e2(const tposei_job *job)
                                       : tposei_u16_32x32_bw_join;
     if (!tposei_try_skinny(job, 2, 1))
         tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt, NULL, 0,
-                          join_w, tposei_vbmi_join(tposei_u16_32x32_avx512_join_b),
+                          NULL, join_w, tposei_vbmi_join(tposei_u16_32x32_avx512_join_b),
                           tposei_u16_32x32_bw_part, tposei_stream_row_avx512,
                           TPOSEI_CARRY_SEAMS);
 }
