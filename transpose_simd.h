@@ -2240,8 +2240,8 @@ TPOSEI_FORCE_INLINE void tposei_pf_step(tposei_pf *pf, const tposei_job *job,
    8192^2 x1.20 (0.51 -> 0.60), 2048^2 x1.35, 1024x4096 x1.28, 2048x1024 x1.55, 3072x1024
    x1.14, 16384x4096 x1.09, 1024x2048 x0.97; again with the order of the two reversed,
    x1.25-1.56 on the first six (shapes whose code did not change: x0.88-1.20). With the
-   cursor 128 KiB ahead and page-ended bursts the pipeline gained on 4096x1024 (x1.10-1.27)
-   and x0.86-1.17 elsewhere; the pair as it was, walked down, lost (x0.74-0.88). */
+   cursor 128 KiB ahead and page-ended bursts the pipeline gained at 4096x1024 (x1.10-1.27)
+   and 2048x1024 (x1.22-1.57) but measured x0.86-1.26 on the squares and 1024x4096; the pair as it was, walked down, lost (x0.74-0.88). */
 static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_u8_pipe_avx2_nt(
     const tposei_job *job, const tposei_geom *g, tposei_pf *pf, unsigned char *dst,
     size_t dst_stride, const unsigned char *next, unsigned char *parks, unsigned set)
