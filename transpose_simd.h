@@ -532,28 +532,37 @@ TPOSEI_FORCE_INLINE size_t tposei_u8_avx2_park_row(unsigned v, unsigned k)
     return 32 * (v / 8) + 2 * (v % 8) + (k & 1) + 16 * (k >> 1);
 }
 
+/* Step v of the second pass of `tiles` (1 or 2) parked tiles down a tile column: four
+   destination rows, each row's lines (one a tile) back to back. */
+TPOSEI_AVX2_INLINE void tposei_u8_avx2_stream_step(unsigned char *dst, size_t dst_stride,
+                                                   __m256i park[2][8][16], unsigned v,
+                                                   unsigned tiles)
+{
+    __m256i line[2][8];
+    unsigned k, t;
+    TPOSEI_UNROLL
+    for (t = 0; t < tiles; t++) tposei_u8_avx2_park_lines(park[t], v, line[t]);
+    TPOSEI_UNROLL
+    for (k = 0; k < 4; k++) {
+        unsigned char *d = dst + tposei_u8_avx2_park_row(v, k) * dst_stride;
+        TPOSEI_UNROLL
+        for (t = 0; t < tiles; t++)
+            tposei_avx2_stream_line(d + 64 * t, line[t][2 * k], line[t][2 * k + 1]);
+    }
+}
+
 /* `tiles` (1 or 2) byte line tiles down a tile column: the first pass of each, then the
    second, four lines of each at a time, each destination row's lines back to back. */
 TPOSEI_AVX2_INLINE void tposei_u8_avx2_tiles_nt(unsigned char *dst, size_t dst_stride,
                                                 const unsigned char *src, size_t src_stride,
                                                 unsigned tiles)
 {
-    __m256i park[2][8][16], line[2][8];
-    unsigned v, k, t;
+    __m256i park[2][8][16];
+    unsigned v, t;
     TPOSEI_UNROLL
     for (t = 0; t < tiles; t++)
         tposei_u8_64x64_avx2_park(park[t], src + 64 * t * src_stride, src_stride);
-    for (v = 0; v < 16; v++) {
-        TPOSEI_UNROLL
-        for (t = 0; t < tiles; t++) tposei_u8_avx2_park_lines(park[t], v, line[t]);
-        TPOSEI_UNROLL
-        for (k = 0; k < 4; k++) {
-            unsigned char *d = dst + tposei_u8_avx2_park_row(v, k) * dst_stride;
-            TPOSEI_UNROLL
-            for (t = 0; t < tiles; t++)
-                tposei_avx2_stream_line(d + 64 * t, line[t][2 * k], line[t][2 * k + 1]);
-        }
-    }
+    for (v = 0; v < 16; v++) tposei_u8_avx2_stream_step(dst, dst_stride, park, v, tiles);
 }
 
 /* The byte line tile. */
@@ -2248,8 +2257,7 @@ static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_u8_pipe_avx2_nt(
 {
     __m256i(*park)[2][8][16] = (__m256i(*)[2][8][16])(void *)parks; /* [set][tile] */
     const size_t ss = job->src_stride;
-    __m256i line[2][8];
-    unsigned v, k, t;
+    unsigned v, t;
     if (!dst) { /* the first pair: parked only */
         for (v = 0; v < 16; v++)
             for (t = 0; t < 2; t++)
@@ -2261,15 +2269,7 @@ static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_u8_pipe_avx2_nt(
         if (next)
             for (t = 0; t < 2; t++)
                 tposei_u8_avx2_park_step(park[set ^ 1][t], next + 64 * t * ss, ss, v);
-        TPOSEI_UNROLL
-        for (t = 0; t < 2; t++) tposei_u8_avx2_park_lines(park[set][t], v, line[t]);
-        TPOSEI_UNROLL
-        for (k = 0; k < 4; k++) {
-            unsigned char *d = dst + tposei_u8_avx2_park_row(v, k) * dst_stride;
-            TPOSEI_UNROLL
-            for (t = 0; t < 2; t++)
-                tposei_avx2_stream_line(d + 64 * t, line[t][2 * k], line[t][2 * k + 1]);
-        }
+        tposei_u8_avx2_stream_step(dst, dst_stride, park[set], v, 2);
     }
 }
 
