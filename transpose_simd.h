@@ -2259,9 +2259,7 @@ static __attribute__((noinline)) TPOSEI_AVX2_FN void tposei_u8_pipe_avx2_nt(
     const size_t ss = job->src_stride;
     unsigned v, t;
     if (!dst) { /* the first pair: parked only */
-        for (v = 0; v < 16; v++)
-            for (t = 0; t < 2; t++)
-                tposei_u8_avx2_park_step(park[set][t], next + 64 * t * ss, ss, v);
+        for (t = 0; t < 2; t++) tposei_u8_64x64_avx2_park(park[set][t], next + 64 * t * ss, ss);
         return;
     }
     for (v = 0; v < 16; v++) {
