@@ -77,8 +77,15 @@ enum {
     TPOSEI_CPU_AVX512 = 8,  /* F, BW, VL and the OS saves ZMM and opmask state */
     TPOSEI_CPU_VBMI = 16,   /* AVX-512 VBMI byte permutes, on top of TPOSEI_CPU_AVX512 */
     TPOSEI_CPU_ZEN5 = 32,   /* AMD family 1Ah or later: the stream geometry measured there */
-    TPOSEI_CPU_ZEN3 = 64    /* AMD family 19h, Zen 3 models: the byte blocks measured there */
+    TPOSEI_CPU_ZEN3 = 64,   /* AMD family 19h, Zen 3 models: the byte blocks measured there */
+    TPOSEI_CPU_INTEL = 128  /* GenuineIntel: the tile pairs measured there (TPOSEI_ACROSS_PAIRS) */
 };
+
+/* 1 for CPUID leaf 0's vendor string GenuineIntel. */
+static int tposei_intel(unsigned b0, unsigned c0, unsigned d0)
+{
+    return b0 == 0x756E6547u && d0 == 0x49656E69u && c0 == 0x6C65746Eu;
+}
 
 /* AMD's family from CPUID leaf 0 (vendor) and leaf 1 (eax): base family 0Fh plus the
    extended family (AMD APM vol. 3, CPUID Fn0000_0001_EAX); 0 for other vendors. */
@@ -117,6 +124,7 @@ static int tposei_cpu_detect(void)
     family = tposei_amd_family(b0, c0, d0, a);
     if (family >= 0x1A) f |= TPOSEI_CPU_ZEN5;
     if (tposei_amd_zen3(family, a)) f |= TPOSEI_CPU_ZEN3;
+    if (tposei_intel(b0, c0, d0)) f |= TPOSEI_CPU_INTEL;
     if (d & (1u << 26)) f |= TPOSEI_CPU_SSE2;
     if ((c & (1u << 27)) && (c & (1u << 28))) xcr0 = tposei_xgetbv0(); /* OSXSAVE and AVX */
     if (max >= 7) __cpuid_count(7, 0, a, b7, c7, d);
@@ -999,6 +1007,62 @@ TPOSEI_AVX512_KERNELS(tposei_u64_8x8_avx512, 8)
 TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
 #undef TPOSEI_AVX512_KERNELS
 
+/* TPOSEI_ACROSS_PAIRS: on Intel (TPOSEI_CPU_INTEL) the AVX-512 stream kernels of 2-16-byte
+   elements take their tiles two at a time down a column, so each destination row gets two
+   lines back to back, and blocks walked across go two tile rows at a time. On the Xeon guest
+   (Emerald Rapids, family 6 model CFh, L2 2 MiB, 4 KiB pages) non-temporal lines stored one
+   per row drain at half speed once more than 8-16 rows take turns: a store-only loop over an
+   8256^2 float matrix ran at 2.02-2.15x memcpy's byte rate with 2-8 rows in turn, 1.57x with
+   16, 1.26x with 32-64 and 1.07x with 512 (the direct blocks' pattern), and at 1.97-2.20x
+   with 16-512 rows in turn two or more lines each (aligned to 128 bytes or not). A copy-only
+   model of the direct walk (16-row tiles of lines, 512-row blocks) moved 0.74 of memcpy with
+   single tiles and 0.83-0.96 with pairs; walked down it lost (0.61). Loads were not the
+   bound: tile-order loads with linear stores ran at 0.86-0.89, linear loads with the tiles'
+   stores at 0.54-0.66. avx512-stream, AUTO, median quotients of 3 interleaved rounds against
+   single tiles: 8256^2 f32 x1.18 (0.57 -> 0.66), 5824^2 f64 x1.05-1.12, 2112^2 f32 x1.22,
+   u16 x1.15-1.23, u128 x1.17, 4096^2 f32 x1.11, 1536x1024 f32 x1.09; blocks walked down
+   (destination strides of 512-byte multiples, TPOSEI_DOWN_ALIGN) take the pairs too and
+   measured mixed: 1024x2048 u16 x0.90-0.92, 2048^2 f32 x0.93, 4096^2 u16 x0.95, 1024^2 f64
+   x0.97; unchanged: 10000x3000 f32, 3001x7919 f32, 8192^2 f32. Byte pairs through the same
+   network lost (16448^2 x0.93, 2112^2 x0.94) and bytes keep single tiles; avx2-stream's own
+   pairs of bytes and 2-byte elements walk across with them here too (measured x0.91-1.06,
+   within the noise). The AMD CPUs keep single tiles: not measured there with pairs. */
+#define TPOSEI_ACROSS_PAIRS 2
+/* Two 4n x 4n tiles down a column (source rows 0..8n-1), stored non-temporally with each
+   destination row's two lines back to back (TPOSEI_ACROSS_PAIRS): per column quarter, the
+   upper tile's n rows and the lower tile's, then each row's line from the one and the other.
+   Destination rows must start on a cache line. */
+TPOSEI_AVX512_INLINE void tposei_avx512_tile_pair_nt(unsigned char *dst, size_t dst_stride,
+                                                     const unsigned char *src,
+                                                     size_t src_stride, size_t esize)
+{
+    const unsigned n = (unsigned)(16 / esize);
+    unsigned g, k;
+    __m512i x[16], y[16];
+    TPOSEI_UNROLL
+    for (g = 0; g < 4; g++) {
+        unsigned char *d = dst + g * n * dst_stride;
+        tposei_avx512_quarter(x, src + g * 16, src_stride, esize);
+        tposei_avx512_quarter(y, src + 4 * n * src_stride + g * 16, src_stride, esize);
+        TPOSEI_UNROLL
+        for (k = 0; k < n; k++) {
+            _mm512_stream_si512((__m512i *)(d + k * dst_stride), x[k]);
+            _mm512_stream_si512((__m512i *)(d + k * dst_stride + TPOSEI_CACHE_LINE), y[k]);
+        }
+    }
+}
+#define TPOSEI_AVX512_PAIR_KERNEL(name, esize)                                              \
+    TPOSEI_AVX512_NT_FN void name(unsigned char *dst, size_t dst_stride,                    \
+                                  const unsigned char *src, size_t src_stride)              \
+    {                                                                                       \
+        tposei_avx512_tile_pair_nt(dst, dst_stride, src, src_stride, esize);                \
+    }
+TPOSEI_AVX512_PAIR_KERNEL(tposei_u16_64x32_avx512_nt, 2)
+TPOSEI_AVX512_PAIR_KERNEL(tposei_u32_32x16_avx512_nt, 4)
+TPOSEI_AVX512_PAIR_KERNEL(tposei_u64_16x8_avx512_nt, 8)
+TPOSEI_AVX512_PAIR_KERNEL(tposei_u128_8x4_avx512_nt, 16)
+#undef TPOSEI_AVX512_PAIR_KERNEL
+
 /* Tall n x 8 matrices of 8-byte elements (AoS of 8 doubles to SoA), and back: eight 64-byte
    rows become eight columns through three levels of 64-bit unpacks and 128-bit lane shuffles
    (24 shuffles); r[k] holds row k on entry and column k on return (the transpose of 8x8 is
@@ -1708,6 +1772,7 @@ typedef struct tposei_geom {
     tposei_part_fn part; /* the right and bottom strips by tile corners; NULL: scalar */
     tposei_tile_fn pair; /* blocks walked down: pair_tiles tiles down a column at once, or NULL */
     size_t pair_tiles;
+    int across; /* blocks walked across: tile rows two at a time through `pair` (Intel) */
     tposei_pipe_fn pipe; /* blocks walked down a pair tall: the pairs pipelined, or NULL */
     int overlap, seams;  /* direct mode: tposei_join_block, tposei_simd_block (rows on lines) */
     int persist; /* joins: the carries stay from band to band (tposei_u8_join_whole) */
@@ -1948,6 +2013,7 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_simd_geom(size_t esize, size_t tile, int 
     g.part = NULL;
     g.pair = NULL;
     g.pair_tiles = 0;
+    g.across = 0;
     g.pipe = NULL;
     g.overlap = g.seams = g.down = g.persist = 0;
     g.gcols = 0;
@@ -2335,10 +2401,15 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
         outer = 0; /* the tiles are done: only the strips remain */
     }
     for (i = 0; i < outer; i += tile) {
+        const int across = g->across && !pf->by_tile && i + 2 * tile <= outer; /* rows i.. */
+        TPOSE_ASSERT(!g->across || g->pair_tiles == 2);
         for (j = 0; j < inner; j += tile) {
             const size_t r = g->down ? j : i, c = g->down ? i : j;
             tposei_pf_step(pf, job, g, tile, esize);
-            if (g->down && g->pair && j + g->pair_tiles * tile <= inner) { /* tiles r.. */
+            if (across) {
+                tposei_pf_step(pf, job, g, tile, esize);
+                g->pair(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
+            } else if (g->down && g->pair && j + g->pair_tiles * tile <= inner) { /* tiles r.. */
                 size_t t;
                 for (t = 1; t < g->pair_tiles; t++) tposei_pf_step(pf, job, g, tile, esize);
                 g->pair(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
@@ -2348,6 +2419,7 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
             else
                 kernel(out + c * os + r * esize, os, src + r * ss + c * esize, ss);
         }
+        if (across) i += tile;
     }
     /* Rows on lines, bytes and 2-byte elements on Zen 3 (g->overlap): the last tile column
        ends where the block ends, overlapping the one before (its rows written twice, the same
@@ -2706,6 +2778,8 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
         g.pf_first = 0;
     }
     if (down && pair_nt && g.band < pair_tiles * tile) g.band = pair_tiles * tile;
+    g.across = !down && !joined && pair_nt && pair_tiles == TPOSEI_ACROSS_PAIRS &&
+               tposei_cpu_has(TPOSEI_CPU_INTEL);
     if (alias && job->dst_stride >= TPOSEI_GROUP_STRIDE && job->cols > TPOSEI_GROUP_ROWS)
         g.gcols = TPOSEI_GROUP_ROWS / g.bcols ? TPOSEI_GROUP_ROWS / g.bcols * g.bcols : g.bcols;
     g.overlap = (joined || (esize <= 2 && zen3)) && part && job->cols >= tile;
@@ -4123,14 +4197,21 @@ static tposei_join_fn tposei_vbmi_join(tposei_join_fn f)
     return tposei_cpu_has(TPOSEI_CPU_VBMI) ? f : NULL;
 }
 
+/* A tile pair on Intel (TPOSEI_ACROSS_PAIRS), else NULL: single tiles, as measured on AMD. */
+static tposei_tile_fn tposei_intel_pair(tposei_tile_fn f)
+{
+    return tposei_cpu_has(TPOSEI_CPU_INTEL) ? f : NULL;
+}
+
 /* AVX-512 entry points try the skinny path first; their edges go by tile corners. */
-#define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, join_w, join_b, stream)     \
+#define TPOSEI_AVX512_RUN(name, esize, tile, kernel, kernel_nt, pair, join_w, join_b,     \
+                          stream)                                                          \
     static TPOSEI_AVX512_FN void name(const tposei_job *job)                               \
     {                                                                                      \
         if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
-            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, NULL, 0, NULL, join_w,  \
-                              tposei_vbmi_join(join_b), kernel##_part, stream,             \
-                              TPOSEI_CARRY_SEAMS);                                         \
+            tposei_simd_drive(job, esize, tile, kernel, kernel_nt, tposei_intel_pair(pair), \
+                              TPOSEI_ACROSS_PAIRS, NULL, join_w, tposei_vbmi_join(join_b), kernel##_part,    \
+                              stream, TPOSEI_CARRY_SEAMS);                                 \
     }
 
 TPOSEI_SSE2_RUN(tposei_sse2_e1, 1, 16, tposei_u8_16x16_sse2)
@@ -4267,12 +4348,12 @@ TPOSEI_AVX2_STREAM_RUN(tposei_avx2s_e16, 16, 2, tposei_u128_2x2_avx2, u128_4x4,
                        tposei_u128_16x4_avx2_nt, 4, NULL)
 #undef TPOSEI_AVX2_STREAM_RUN
 
-TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_vbmi_e1, 1, 64, tposei_u8_64x64_vbmi, NULL, NULL, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e2, 2, 32, tposei_u16_32x32_bw, NULL, NULL, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL, NULL, NULL)
-TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e1, 1, 64, tposei_u8_64x64_avx512, NULL, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_vbmi_e1, 1, 64, tposei_u8_64x64_vbmi, NULL, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e2, 2, 32, tposei_u16_32x32_bw, NULL, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e4, 4, 16, tposei_u32_16x16_avx512, NULL, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e8, 8, 8, tposei_u64_8x8_avx512, NULL, NULL, NULL, NULL, NULL)
+TPOSEI_AVX512_RUN(tposei_avx512_e16, 16, 4, tposei_u128_4x4_avx512, NULL, NULL, NULL, NULL, NULL)
 
 /* Streaming bytes with VBMI. The tiles that store straight to the destination (whole lines,
    or lines joined with their carries where destination rows are off lines) use the quarter
@@ -4320,7 +4401,7 @@ static TPOSEI_AVX512_FN void tposei_vbmis_e1(const tposei_job *job)
                           TPOSEI_CARRY_SEAMS);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e1, 1, 64, tposei_u8_64x64_avx512,
-                tposei_u8_64x64_avx512_nt, tposei_u8_64x64_avx512_join_w,
+                tposei_u8_64x64_avx512_nt, NULL, tposei_u8_64x64_avx512_join_w,
                 NULL /* with VBMI: tposei_vbmis_e1 */, tposei_stream_row_avx512)
 /* Streaming 2-byte elements: rows off lines join through the quarter network at odd offsets
    (bytes) and, where the source stride spreads over L1, at even ones, as bytes do with VBMI
@@ -4334,19 +4415,23 @@ static TPOSEI_AVX512_FN void tposei_avx512s_e2(const tposei_job *job)
                                       ? tposei_u16_32x32_avx512_join_w
                                       : tposei_u16_32x32_bw_join;
     if (!tposei_try_skinny(job, 2, 1))
-        tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt, NULL, 0,
+        tposei_simd_drive(job, 2, 32, tposei_u16_32x32_bw, tposei_u16_32x32_bw_nt,
+                          tposei_intel_pair(tposei_u16_64x32_avx512_nt), TPOSEI_ACROSS_PAIRS,
                           NULL, join_w, tposei_vbmi_join(tposei_u16_32x32_avx512_join_b),
                           tposei_u16_32x32_bw_part, tposei_stream_row_avx512,
                           TPOSEI_CARRY_SEAMS);
 }
 TPOSEI_AVX512_RUN(tposei_avx512s_e4, 4, 16, tposei_u32_16x16_avx512,
-                tposei_u32_16x16_avx512_nt, tposei_u32_16x16_avx512_join_w,
+                tposei_u32_16x16_avx512_nt, tposei_u32_32x16_avx512_nt,
+                tposei_u32_16x16_avx512_join_w,
                 tposei_u32_16x16_avx512_join_b, tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e8, 8, 8, tposei_u64_8x8_avx512,
-                tposei_u64_8x8_avx512_nt, tposei_u64_8x8_avx512_join_w,
+                tposei_u64_8x8_avx512_nt, tposei_u64_16x8_avx512_nt,
+                tposei_u64_8x8_avx512_join_w,
                 tposei_u64_8x8_avx512_join_b, tposei_stream_row_avx512)
 TPOSEI_AVX512_RUN(tposei_avx512s_e16, 16, 4, tposei_u128_4x4_avx512,
-                tposei_u128_4x4_avx512_nt, tposei_u128_4x4_avx512_join_w,
+                tposei_u128_4x4_avx512_nt, tposei_u128_8x4_avx512_nt,
+                tposei_u128_4x4_avx512_join_w,
                 tposei_u128_4x4_avx512_join_b, tposei_stream_row_avx512)
 #undef TPOSEI_SSE2_RUN
 #undef TPOSEI_AVX512_RUN

@@ -387,6 +387,15 @@ int main(int argc, char **argv)
         check_dense(k);
         tposei_cpu_cache = 0;
     }
+    if (feature == TPOSEI_CPU_AVX512) {
+        /* Intel's tile pairs walked across (TPOSEI_ACROSS_PAIRS), or the others' single tiles
+           where this is Intel */
+        tposei_cpu_cache = (tposei_cpu_features() & ~(TPOSEI_CPU_ZEN5 | TPOSEI_CPU_ZEN3)) ^
+                           TPOSEI_CPU_INTEL;
+        check_large(k);
+        check_dense(k);
+        tposei_cpu_cache = 0;
+    }
     if (feature == TPOSEI_CPU_AVX512) { /* the byte tiles a CPU without VBMI runs */
         direct_run = tposei_avx512s_e1;
         direct_name = " (no VBMI)";
