@@ -1028,6 +1028,12 @@ TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
    pairs of bytes and 2-byte elements walk across with them here too (measured x0.91-1.06,
    within the noise). The AMD CPUs keep single tiles: not measured there with pairs. */
 #define TPOSEI_ACROSS_PAIRS 2
+/* TPOSEI_INTEL_BLOCKS: with the pairs, Intel's direct blocks of 2-16-byte elements take Zen
+   5's shapes (tposei_zen5_blocks: 256 destination rows; 8 and 16 bytes 32 lines by 64 rows).
+   avx512-stream, AUTO, median quotients of 3 interleaved rounds against 512-row blocks of 8
+   lines, both with pairs: 8256^2 f32 x1.15 (0.62 -> 0.71), 5824^2 f64 x1.24 (0.65 -> 0.80),
+   10000x3000 f32 x1.08, 3001x7919 f32 x1.12, 8256^2 u16 x1.06, 2112^2 f32 x1.05, u16 x1.03;
+   2112^2 f64 x0.95, 1024^2 f64 x1.00, 1536x1024 f32 x0.93 (0.86-1.22). */
 /* Two 4n x 4n tiles down a column (source rows 0..8n-1), stored non-temporally with each
    destination row's two lines back to back (TPOSEI_ACROSS_PAIRS): per column quarter, the
    upper tile's n rows and the lower tile's, then each row's line from the one and the other.
@@ -2758,6 +2764,8 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
     tposei_geom g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
     if (zen5) tposei_zen5_blocks(&g, job, esize, alias, joined, down);
+    else if (esize >= 2 && !alias && tposei_cpu_has(TPOSEI_CPU_INTEL)) /* TPOSEI_INTEL_BLOCKS */
+        tposei_zen5_blocks(&g, job, esize, 0, joined, down);
     if (zen3_u8 || zen3_u16) { /* TPOSEI_U8_RUN_ZEN3, TPOSEI_U16_RUN_ZEN3 */
         g.band = tile;
         g.bcols = g.pcols = (zen3_u8 ? TPOSEI_U8_RUN_ZEN3 : TPOSEI_U16_RUN_ZEN3) / esize;
