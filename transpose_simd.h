@@ -1042,8 +1042,8 @@ TPOSEI_AVX512_INLINE void tposei_avx512_tile_pair_nt(unsigned char *dst, size_t 
                                                      const unsigned char *src,
                                                      size_t src_stride, size_t esize)
 {
-    const unsigned n = (unsigned)(16 / esize);
-    unsigned g, k;
+    const size_t n = 16 / esize;
+    size_t g, k;
     __m512i x[16], y[16];
     TPOSEI_UNROLL
     for (g = 0; g < 4; g++) {
