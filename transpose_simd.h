@@ -961,27 +961,34 @@ TPOSEI_AVX512_INLINE void tposei_avx512_quarter(__m512i *x, const unsigned char 
     if (n > 1) tposei_avx512_net(x, esize);
 }
 
-/* A 4n x 4n tile, n = 16/esize, as four column quarters of n elements: vector k holds
-   source rows k, n+k, 2n+k, 3n+k in its lanes; after the network vector j is one whole
-   destination row (64 bytes) of the quarter. With `nt` those rows are stored non-temporally
-   and must start on a cache line. */
-TPOSEI_AVX512_INLINE void tposei_avx512_tile(unsigned char *dst, size_t dst_stride,
-                                             const unsigned char *src, size_t src_stride,
-                                             size_t esize, int nt)
+/* `tiles` (1 or 2) 4n x 4n tiles down a column, n = 16/esize, as four column quarters of n
+   elements: vector k holds source rows k, n+k, 2n+k, 3n+k in its lanes; after the network
+   vector j is one whole destination row (64 bytes) of the quarter, and each destination row
+   gets its line from every tile back to back (TPOSEI_ACROSS_PAIRS). With `nt` those rows are
+   stored non-temporally and must start on a cache line. */
+TPOSEI_AVX512_INLINE void tposei_avx512_tiles(unsigned char *dst, size_t dst_stride,
+                                              const unsigned char *src, size_t src_stride,
+                                              size_t esize, int nt, size_t tiles)
 {
-    const unsigned n = (unsigned)(16 / esize);
-    unsigned g, k;
-    __m512i x[16];
+    const size_t n = 16 / esize;
+    size_t g, k, t;
+    __m512i x[2][16];
     TPOSEI_UNROLL
     for (g = 0; g < 4; g++) {
         unsigned char *d = dst + g * n * dst_stride;
-        tposei_avx512_quarter(x, src + g * 16, src_stride, esize);
+        TPOSEI_UNROLL
+        for (t = 0; t < tiles; t++)
+            tposei_avx512_quarter(x[t], src + 4 * n * t * src_stride + g * 16, src_stride, esize);
         TPOSEI_UNROLL
         for (k = 0; k < n; k++) {
-            if (nt)
-                _mm512_stream_si512((__m512i *)(d + k * dst_stride), x[k]); /* whole line */
-            else
-                _mm512_storeu_si512((void *)(d + k * dst_stride), x[k]);
+            TPOSEI_UNROLL
+            for (t = 0; t < tiles; t++) {
+                void *line = d + k * dst_stride + t * TPOSEI_CACHE_LINE;
+                if (nt)
+                    _mm512_stream_si512((__m512i *)line, x[t][k]); /* whole line */
+                else
+                    _mm512_storeu_si512(line, x[t][k]);
+            }
         }
     }
 }
@@ -994,12 +1001,12 @@ TPOSEI_AVX512_INLINE void tposei_avx512_tile(unsigned char *dst, size_t dst_stri
     TPOSEI_AVX512_INLINE void name(unsigned char *dst, size_t dst_stride,                   \
                                    const unsigned char *src, size_t src_stride)             \
     {                                                                                       \
-        tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 0);                     \
+        tposei_avx512_tiles(dst, dst_stride, src, src_stride, esize, 0, 1);                 \
     }                                                                                       \
     TPOSEI_AVX512_NT_FN void name##_nt(unsigned char *dst, size_t dst_stride,              \
                                         const unsigned char *src, size_t src_stride)        \
     {                                                                                       \
-        tposei_avx512_tile(dst, dst_stride, src, src_stride, esize, 1);                     \
+        tposei_avx512_tiles(dst, dst_stride, src, src_stride, esize, 1, 1);                 \
     }
 TPOSEI_AVX512_KERNELS(tposei_u8_64x64_avx512, 1)
 TPOSEI_AVX512_KERNELS(tposei_u32_16x16_avx512, 4)
@@ -1034,34 +1041,12 @@ TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
    lines, both with pairs: 8256^2 f32 x1.15 (0.62 -> 0.71), 5824^2 f64 x1.24 (0.65 -> 0.80),
    10000x3000 f32 x1.08, 3001x7919 f32 x1.12, 8256^2 u16 x1.06, 2112^2 f32 x1.05, u16 x1.03;
    2112^2 f64 x0.95, 1024^2 f64 x1.00, 1536x1024 f32 x0.93 (0.86-1.22). */
-/* Two 4n x 4n tiles down a column (source rows 0..8n-1), stored non-temporally with each
-   destination row's two lines back to back (TPOSEI_ACROSS_PAIRS): per column quarter, the
-   upper tile's n rows and the lower tile's, then each row's line from the one and the other.
-   Destination rows must start on a cache line. */
-TPOSEI_AVX512_INLINE void tposei_avx512_tile_pair_nt(unsigned char *dst, size_t dst_stride,
-                                                     const unsigned char *src,
-                                                     size_t src_stride, size_t esize)
-{
-    const size_t n = 16 / esize;
-    size_t g, k;
-    __m512i x[16], y[16];
-    TPOSEI_UNROLL
-    for (g = 0; g < 4; g++) {
-        unsigned char *d = dst + g * n * dst_stride;
-        tposei_avx512_quarter(x, src + g * 16, src_stride, esize);
-        tposei_avx512_quarter(y, src + 4 * n * src_stride + g * 16, src_stride, esize);
-        TPOSEI_UNROLL
-        for (k = 0; k < n; k++) {
-            _mm512_stream_si512((__m512i *)(d + k * dst_stride), x[k]);
-            _mm512_stream_si512((__m512i *)(d + k * dst_stride + TPOSEI_CACHE_LINE), y[k]);
-        }
-    }
-}
+/* Two tiles down a column, each destination row's two lines back to back (TPOSEI_ACROSS_PAIRS). */
 #define TPOSEI_AVX512_PAIR_KERNEL(name, esize)                                              \
     TPOSEI_AVX512_NT_FN void name(unsigned char *dst, size_t dst_stride,                    \
                                   const unsigned char *src, size_t src_stride)              \
     {                                                                                       \
-        tposei_avx512_tile_pair_nt(dst, dst_stride, src, src_stride, esize);                \
+        tposei_avx512_tiles(dst, dst_stride, src, src_stride, esize, 1, 2);                 \
     }
 TPOSEI_AVX512_PAIR_KERNEL(tposei_u16_64x32_avx512_nt, 2)
 TPOSEI_AVX512_PAIR_KERNEL(tposei_u32_32x16_avx512_nt, 4)
@@ -1161,7 +1146,7 @@ TPOSEI_JOIN_ROW(tposei_join_row_w, TPOSEI_AVX512_INLINE, tposei_join_w)
 TPOSEI_JOIN_ROW(tposei_join_row_b, TPOSEI_VBMI_INLINE, tposei_join_b)
 #undef TPOSEI_JOIN_ROW
 
-/* A tile as tposei_avx512_tile, each destination row k through `row` with carry row k. */
+/* A tile as tposei_avx512_tiles (one), each destination row k through `row` with carry row k. */
 typedef void (*tposei_join_fn)(unsigned char *dst, size_t dst_stride, const unsigned char *src,
                                size_t src_stride, unsigned char *carry, int phase);
 #define TPOSEI_JOIN_KERNEL(name, attr, esize, row)                                          \
@@ -2406,9 +2391,9 @@ TPOSEI_FORCE_INLINE void tposei_simd_block(const tposei_job *job, const tposei_g
                     i + tile < outer ? src + (i + tile) * esize : NULL, scratch, set);
         outer = 0; /* the tiles are done: only the strips remain */
     }
+    TPOSE_ASSERT(!g->across || g->pair_tiles == 2);
     for (i = 0; i < outer; i += tile) {
         const int across = g->across && !pf->by_tile && i + 2 * tile <= outer; /* rows i.. */
-        TPOSE_ASSERT(!g->across || g->pair_tiles == 2);
         for (j = 0; j < inner; j += tile) {
             const size_t r = g->down ? j : i, c = g->down ? i : j;
             tposei_pf_step(pf, job, g, tile, esize);
@@ -4218,8 +4203,8 @@ static tposei_tile_fn tposei_intel_pair(tposei_tile_fn f)
     {                                                                                      \
         if (!tposei_try_skinny(job, esize, tposei_row_fn_given(stream)))                   \
             tposei_simd_drive(job, esize, tile, kernel, kernel_nt, tposei_intel_pair(pair), \
-                              TPOSEI_ACROSS_PAIRS, NULL, join_w, tposei_vbmi_join(join_b), kernel##_part,    \
-                              stream, TPOSEI_CARRY_SEAMS);                                 \
+                              TPOSEI_ACROSS_PAIRS, NULL, join_w, tposei_vbmi_join(join_b), \
+                              kernel##_part, stream, TPOSEI_CARRY_SEAMS);                  \
     }
 
 TPOSEI_SSE2_RUN(tposei_sse2_e1, 1, 16, tposei_u8_16x16_sse2)
