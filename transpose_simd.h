@@ -2873,22 +2873,82 @@ TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
     return (tall ? job->rows : job->cols) >= 4 * 64 / esize;
 }
 
+/* TPOSEI_SKINNY_PARTS: on Intel a tall skinny job streaming to destination rows on lines
+   takes its long side in four parts in turn, two chunks of each at a time, each destination
+   row's two lines back to back: four sequential source streams and 128-byte runs of each
+   row. One sequential stream (what the loop below reads) left this Xeon's memory idle: a
+   copy through non-temporal stores in one stream measured 0.67-0.87x memcpy, in four parts
+   1.05-1.09 (glibc's memcpy copies four pages at a time), and the 8-row store pattern with
+   two lines a row 0.88-0.91 in one stream, 1.05-1.06 in four (medians of 7, 128 MiB). The
+   network, AUTO, medians of 5 interleaved runs on the Emerald Rapids guest, one chunk at a
+   time -> this: 4000000x8 floats 0.86 -> 1.08x memcpy (x1.21), bytes 1.38 -> 1.63 (x1.22),
+   1000000x3 floats 1.45 -> 1.72 (x1.15); with four chunks at a time 0.94 / 1.53 / 1.72,
+   eight parts of two chunks 1.04 / 1.68 / 1.79, sixteen 0.87 / 1.44 / 1.50. */
+#define TPOSEI_SKINNY_PARTS 4
+
+/* Chunks i.. and i + 64 / esize.. of a tall job on lines: both through the network, then
+   each destination row's two lines, non-temporal. */
+TPOSEI_VBMI_INLINE void tposei_skinny_tall_pair(const tposei_skinny *t, const tposei_job *job,
+                                                size_t s, size_t esize, size_t i)
+{
+    const size_t per = 64 / esize, ss = job->src_stride, ds = job->dst_stride;
+    __m512i in[TPOSEI_SKINNY_MAX], out[2][TPOSEI_SKINNY_MAX];
+    size_t h, k;
+    TPOSEI_UNROLL
+    for (h = 0; h < 2; h++) {
+        TPOSEI_UNROLL
+        for (k = 0; k < s; k++) {
+            const unsigned char *p = job->src + (i + h * per) * ss + 64 * k;
+            tposei_prefetch_ahead(p);
+            in[k] = _mm512_loadu_si512((const void *)p);
+            TPOSEI_VEC_OPAQUE(in[k]);
+        }
+        if (s == 8)
+            tposei_skinny8_chunk(t, 1, in, out[h]);
+        else
+            tposei_skinny_chunk(t, s, in, out[h]);
+    }
+    TPOSEI_UNROLL
+    for (k = 0; k < s; k++) {
+        unsigned char *d = job->dst + k * ds + i * esize;
+        _mm512_stream_si512((__m512i *)d, out[0][k]);
+        _mm512_stream_si512((__m512i *)(d + 64), out[1][k]);
+    }
+}
+
+/* The long side's first parts * part elements as TPOSEI_SKINNY_PARTS parts in turn; returns
+   that count, where the one-chunk loop goes on. */
+TPOSEI_VBMI_INLINE size_t tposei_skinny_tall_parts(const tposei_skinny *t,
+                                                   const tposei_job *job, size_t s,
+                                                   size_t esize)
+{
+    const size_t step = 2 * 64 / esize;
+    const size_t part = job->rows / step / TPOSEI_SKINNY_PARTS * step;
+    size_t i, p;
+    for (i = 0; i < part; i += step)
+        for (p = 0; p < TPOSEI_SKINNY_PARTS; p++)
+            tposei_skinny_tall_pair(t, job, s, esize, i + p * part);
+    return TPOSEI_SKINNY_PARTS * part;
+}
+
 /* The skinny loop for a constant short side s: whole chunks through the permute network.
    Tall: source rows i.. are one dense run, destination rows are long; wide: the mirror
    image. With `stream`, the stores that cover a whole line are non-temporal, and tall
    destination rows off lines are joined with their carries (t->joins, in registers), where
    they were stored normally across two lines: medians of 5 interleaved runs, AUTO, 1333333x6
    bytes 1.00 -> 1.42x memcpy, 888888x9 0.79 -> 0.99, 285714x7 floats 0.76 -> 1.29,
-   111111x13 floats 0.58 -> 0.78 (on lines, 1333312x6: 1.62 / 1.55). */
+   111111x13 floats 0.58 -> 0.78 (on lines, 1333312x6: 1.62 / 1.55). It starts at chunk
+   `from` of the long side (the first elements taken by tposei_skinny_tall_parts). */
 TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_job *job,
-                                           size_t s, size_t esize, int tall, int stream)
+                                           size_t s, size_t esize, int tall, int stream,
+                                           size_t from)
 {
     const size_t per = 64 / esize, n = tall ? job->rows : job->cols; /* per chunk, in all */
     const size_t ss = job->src_stride, ds = job->dst_stride;
     __m512i in[TPOSEI_SKINNY_MAX], out[TPOSEI_SKINNY_MAX], carry[TPOSEI_SKINNY_MAX];
     const int joins = t->joins;
     size_t i, k;
-    for (i = 0; i + per <= n; i += per) {
+    for (i = from; i + per <= n; i += per) {
         TPOSEI_UNROLL
         for (k = 0; k < s; k++) {
             const unsigned char *p =
@@ -2947,12 +3007,15 @@ TPOSEI_VBMI_INLINE void tposei_skinny_side_job(const tposei_job *job, size_t s, 
     t.joins = tall && tposei_rows_store(job, stream, 1) == TPOSEI_ROWS_JOIN;
     /* the loop specialised for its common case, streaming tall rows on lines: with the
        choices left to run time it measured 0.90 against 1.01 at 1000000x3 bytes */
-    if (tall && stream && !t.joins)
-        tposei_skinny_loop(&t, job, s, esize, 1, 1);
+    if (tall && stream && !t.joins) /* on lines (tposei_rows_store) */
+        tposei_skinny_loop(&t, job, s, esize, 1, 1,
+                           tposei_cpu_has(TPOSEI_CPU_INTEL)
+                               ? tposei_skinny_tall_parts(&t, job, s, esize)
+                               : 0);
     else if (tall)
-        tposei_skinny_loop(&t, job, s, esize, 1, stream);
+        tposei_skinny_loop(&t, job, s, esize, 1, stream, 0);
     else
-        tposei_skinny_loop(&t, job, s, esize, 0, stream);
+        tposei_skinny_loop(&t, job, s, esize, 0, stream, 0);
 }
 TPOSEI_SKINNY_SIDES16(TPOSEI_SKINNY_SIDE_FN, tposei_skinny_side_job, TPOSEI_VBMI_FN)
 
@@ -3613,6 +3676,33 @@ static inline TPOSEI_AVX512_ATTR void tposei_u64_8x8_strip(unsigned char *dst, s
     for (i = 0; i < tiles; i++) tposei_tall8_chunk(dst + i * dstep, ds, src + i * sstep, ss, 0);
 }
 
+/* 1 when all eight SoA rows start on cache lines (the others, off lines by an odd byte, are
+   stored normally: tposei_rows_store). */
+TPOSEI_FORCE_INLINE int tposei_rows8_on_lines(unsigned char *const *rows)
+{
+    uintptr_t at = 0;
+    unsigned k;
+    for (k = 0; k < 8; k++) at |= (uintptr_t)rows[k];
+    return at % TPOSEI_CACHE_LINE == 0;
+}
+
+/* Tall, streaming to SoA rows on lines, on Intel: the first elements as
+   TPOSEI_SKINNY_PARTS parts in turn, two chunks of each at a time (the VBMI network's
+   reason): 4000000x8 doubles 0.90 -> 0.99x memcpy, 1000000x8 1.48 -> 1.52 (medians of 5
+   interleaved runs, Emerald Rapids guest). Wide, eight source rows in parts measured x0.96
+   at 8x4000000 and x0.97 at 8x1000000, and stay one stream. Returns the count taken. */
+TPOSEI_AVX512_INLINE size_t tposei_rows8_parts(unsigned char *aos, size_t as,
+                                               unsigned char *const *rows, size_t n)
+{
+    const size_t part = n / 16 / TPOSEI_SKINNY_PARTS * 16;
+    size_t i, p;
+    for (i = 0; i < part; i += 16)
+        for (p = 0; p < TPOSEI_SKINNY_PARTS; p++)
+            tposei_rows8_chunks(aos + (i + p * part) * as, as, rows, (i + p * part) * 8, 2, 0,
+                                1, NULL); /* whole lines, non-temporal */
+    return TPOSEI_SKINNY_PARTS * part;
+}
+
 /* The n x 8 driver between n AoS rows of eight 8-byte elements at `aos` (row stride `as`)
    and eight SoA rows rows[0..7] of n elements, either way: pairs of chunks in order (one
    sequential AoS stream, 128-byte runs of each SoA row), then a chunk, then element by
@@ -3628,6 +3718,9 @@ TPOSEI_AVX512_INLINE size_t tposei_rows8_loop(unsigned char *aos, size_t as,
                                               int stream, __m512i *carry)
 {
     size_t i = 0;
+    if (!wide && stream && !carry && tposei_cpu_has(TPOSEI_CPU_INTEL) &&
+        tposei_rows8_on_lines(rows))
+        i = tposei_rows8_parts(aos, as, rows, n);
     if (!wide || !tposei_cpu_has(TPOSEI_CPU_ZEN5))
         for (; i + 16 <= n; i += 16)
             tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream, carry);

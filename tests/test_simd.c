@@ -103,16 +103,18 @@ static void check_shape(tpose_kernel k, size_t rows, size_t cols, size_t esize, 
 static const size_t simd_esizes[] = {1, 2, 4, 8, 16};
 
 /* Skinny: every short side 1..17 (bytes 1..33) in both orientations, dense and not, odd
-   long sides and one of whole steps (the loops that read or store past a step must stop
-   before the end). */
+   long sides and two of whole chunks (the loops that read or store past a step must stop
+   before the end): 8, and 27, which Intel's four parts of two-chunk steps
+   (TPOSEI_SKINNY_PARTS) take as 24 and leave 3 to the one-chunk loop. */
 static void check_skinny(tpose_kernel k)
 {
     size_t e, s, v;
     for (e = 0; e < 4; e++)
         for (s = 1; s <= (e == 0 ? 33u : 17u); s++)
-            for (v = 0; v < 5; v++) {
+            for (v = 0; v < 6; v++) {
                 const size_t esize = simd_esizes[e];
-                const size_t n = v == 4 ? 8 * 64 / esize : 4 * 64 / esize + 1 + 67 * v;
+                const size_t n = v >= 4 ? (v == 4 ? 8 : 27) * 64 / esize
+                                        : 4 * 64 / esize + 1 + 67 * v;
                 const size_t pad = v == 3, off = v == 2 ? 5 * esize : 0;
                 check_shape(k, n, s, esize, s + pad, n, off, off);     /* tall */
                 check_shape(k, s, n, esize, n, s + pad, off, 3 + off); /* wide */
@@ -354,6 +356,11 @@ int main(int argc, char **argv)
         check_skinny(TPOSE_KERNEL_AVX512);
         check_skinny(TPOSE_KERNEL_AVX512_STREAM);
         check_skinny(TPOSE_KERNEL_AUTO);
+        /* Intel's parts of the tall streaming loop (TPOSEI_SKINNY_PARTS), or the one stream
+           where this is Intel */
+        tposei_cpu_cache = tposei_cpu_features() ^ TPOSEI_CPU_INTEL;
+        check_skinny(TPOSE_KERNEL_AVX512_STREAM);
+        tposei_cpu_cache = 0;
     } else {
         check_twins(feature);
         check_large(k);
@@ -394,6 +401,7 @@ int main(int argc, char **argv)
                            TPOSEI_CPU_INTEL;
         check_large(k);
         check_dense(k);
+        check_tall8(k); /* and the n x 8 parts (tposei_rows8_parts) */
         tposei_cpu_cache = 0;
     }
     if (feature == TPOSEI_CPU_AVX512) { /* the byte tiles a CPU without VBMI runs */
