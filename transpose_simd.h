@@ -1040,7 +1040,14 @@ TPOSEI_AVX512_KERNELS(tposei_u128_4x4_avx512, 16)
    avx512-stream, AUTO, median quotients of 3 interleaved rounds against 512-row blocks of 8
    lines, both with pairs: 8256^2 f32 x1.15 (0.62 -> 0.71), 5824^2 f64 x1.24 (0.65 -> 0.80),
    10000x3000 f32 x1.08, 3001x7919 f32 x1.12, 8256^2 u16 x1.06, 2112^2 f32 x1.05, u16 x1.03;
-   2112^2 f64 x0.95, 1024^2 f64 x1.00, 1536x1024 f32 x0.93 (0.86-1.22). */
+   2112^2 f64 x0.95, 1024^2 f64 x1.00, 1536x1024 f32 x0.93 (0.86-1.22).
+   Floats' blocks walked across are twice as tall there, 256 source rows (16 lines of each
+   destination row a visit, 8 above): medians of 3 interleaved rounds, 128 -> 256 rows:
+   8256^2 f32 0.64 -> 0.72-0.75 (x1.12), 10000x3000 0.65 -> 0.72-0.74 (x1.12), 2112^2 x1.03,
+   1536x1024 x1.05; 512 rows 0.72 / 0.74, 256 rows by 128 destination rows 0.80 / 0.63,
+   by 512 0.64 / 0.71. Walked down they lost (4096^2 x0.88) and keep 128; 2-byte elements
+   already have 256 (512: x0.96-1.01). */
+#define TPOSEI_INTEL_BAND_U32 256
 /* Two tiles down a column, each destination row's two lines back to back (TPOSEI_ACROSS_PAIRS). */
 #define TPOSEI_AVX512_PAIR_KERNEL(name, esize)                                              \
     TPOSEI_AVX512_NT_FN void name(unsigned char *dst, size_t dst_stride,                    \
@@ -2749,8 +2756,10 @@ TPOSEI_FORCE_INLINE tposei_geom tposei_nt_geom(const tposei_job *job, size_t esi
     const int alias = aliasing && (short_stride || down) && (esize == 1 || !zen5);
     tposei_geom g = tposei_simd_geom(esize, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT);
     if (zen5) tposei_zen5_blocks(&g, job, esize, alias, joined, down);
-    else if (esize >= 2 && !alias && tposei_cpu_has(TPOSEI_CPU_INTEL)) /* TPOSEI_INTEL_BLOCKS */
+    else if (esize >= 2 && !alias && tposei_cpu_has(TPOSEI_CPU_INTEL)) { /* TPOSEI_INTEL_BLOCKS */
         tposei_zen5_blocks(&g, job, esize, 0, joined, down);
+        if (esize == 4 && !joined && !down) g.band = TPOSEI_INTEL_BAND_U32;
+    }
     if (zen3_u8 || zen3_u16) { /* TPOSEI_U8_RUN_ZEN3, TPOSEI_U16_RUN_ZEN3 */
         g.band = tile;
         g.bcols = g.pcols = (zen3_u8 ? TPOSEI_U8_RUN_ZEN3 : TPOSEI_U16_RUN_ZEN3) / esize;
