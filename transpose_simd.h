@@ -2931,7 +2931,7 @@ TPOSEI_VBMI_INLINE size_t tposei_skinny_tall_parts(const tposei_skinny *t,
                                                    const tposei_job *job, size_t s,
                                                    size_t esize)
 {
-    const size_t step = 2 * 64 / esize;
+    const size_t per = 64 / esize, step = 2 * per; /* two chunks */
     const size_t part = job->rows / step / TPOSEI_SKINNY_PARTS * step;
     size_t i, p;
     for (i = 0; i < part; i += step)
