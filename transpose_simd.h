@@ -2888,7 +2888,7 @@ TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
    row. One sequential stream (what the loop below reads) left this Xeon's memory idle: a
    copy through non-temporal stores in one stream measured 0.67-0.87x memcpy, in four parts
    1.05-1.09 (glibc's memcpy copies four pages at a time), and the 8-row store pattern with
-   two lines a row 0.88-0.91 in one stream, 1.05-1.06 in four (medians of 7, 128 MiB). The
+   two lines a row 0.90-0.94 in one stream, 1.05-1.06 in four (medians of 7, 128 MiB). The
    network, AUTO, medians of 5 interleaved runs on the Emerald Rapids guest, one chunk at a
    time -> this: 4000000x8 floats 0.86 -> 1.08x memcpy (x1.21), bytes 1.38 -> 1.63 (x1.22),
    1000000x3 floats 1.45 -> 1.72 (x1.15); with four chunks at a time 0.94 / 1.53 / 1.72,
