@@ -910,7 +910,7 @@ static void tposei_slot_region(unsigned char *aos, unsigned char *const *rows, s
 {
 #if TPOSEI_HAVE_AVX512
     if (tposei_ip_simd_allowed(TPOSEI_CPU_AVX512, TPOSE_KERNEL_AVX512_STREAM)) {
-        tposei_rows8_run(aos, 64, rows, q, wide, 1, 0);
+        tposei_rows8_run(aos, 64, rows, q, wide, 1, TPOSEI_ROWS_PLAIN); /* whole lines NT */
         return;
     }
 #endif

@@ -2895,28 +2895,39 @@ TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job, size_t esize)
    eight parts of two chunks 1.04 / 1.68 / 1.79, sixteen 0.87 / 1.44 / 1.50. */
 #define TPOSEI_SKINNY_PARTS 4
 
+/* The chunk at element i of the long side: its S input vectors loaded (the dense side
+   prefetched ahead) and through the network into out[0..s-1]. */
+TPOSEI_VBMI_INLINE void tposei_skinny_step(const tposei_skinny *t, const tposei_job *job,
+                                           size_t s, size_t esize, int tall, size_t i,
+                                           __m512i *out)
+{
+    const size_t ss = job->src_stride;
+    __m512i in[TPOSEI_SKINNY_MAX];
+    size_t k;
+    TPOSEI_UNROLL
+    for (k = 0; k < s; k++) {
+        const unsigned char *p =
+            tall ? job->src + i * ss + 64 * k : job->src + k * ss + i * esize;
+        tposei_prefetch_ahead(p);
+        in[k] = _mm512_loadu_si512((const void *)p);
+        TPOSEI_VEC_OPAQUE(in[k]);
+    }
+    if (s == 8)
+        tposei_skinny8_chunk(t, tall, in, out);
+    else
+        tposei_skinny_chunk(t, s, in, out);
+}
+
 /* Chunks i.. and i + 64 / esize.. of a tall job on lines: both through the network, then
    each destination row's two lines, non-temporal. */
 TPOSEI_VBMI_INLINE void tposei_skinny_tall_pair(const tposei_skinny *t, const tposei_job *job,
                                                 size_t s, size_t esize, size_t i)
 {
-    const size_t per = 64 / esize, ss = job->src_stride, ds = job->dst_stride;
-    __m512i in[TPOSEI_SKINNY_MAX], out[2][TPOSEI_SKINNY_MAX];
-    size_t h, k;
-    TPOSEI_UNROLL
-    for (h = 0; h < 2; h++) {
-        TPOSEI_UNROLL
-        for (k = 0; k < s; k++) {
-            const unsigned char *p = job->src + (i + h * per) * ss + 64 * k;
-            tposei_prefetch_ahead(p);
-            in[k] = _mm512_loadu_si512((const void *)p);
-            TPOSEI_VEC_OPAQUE(in[k]);
-        }
-        if (s == 8)
-            tposei_skinny8_chunk(t, 1, in, out[h]);
-        else
-            tposei_skinny_chunk(t, s, in, out[h]);
-    }
+    const size_t ds = job->dst_stride;
+    __m512i out[2][TPOSEI_SKINNY_MAX];
+    size_t k;
+    tposei_skinny_step(t, job, s, esize, 1, i, out[0]);
+    tposei_skinny_step(t, job, s, esize, 1, i + 64 / esize, out[1]);
     TPOSEI_UNROLL
     for (k = 0; k < s; k++) {
         unsigned char *d = job->dst + k * ds + i * esize;
@@ -2953,23 +2964,12 @@ TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_
                                            size_t from)
 {
     const size_t per = 64 / esize, n = tall ? job->rows : job->cols; /* per chunk, in all */
-    const size_t ss = job->src_stride, ds = job->dst_stride;
-    __m512i in[TPOSEI_SKINNY_MAX], out[TPOSEI_SKINNY_MAX], carry[TPOSEI_SKINNY_MAX];
+    const size_t ds = job->dst_stride;
+    __m512i out[TPOSEI_SKINNY_MAX], carry[TPOSEI_SKINNY_MAX];
     const int joins = t->joins;
     size_t i, k;
     for (i = from; i + per <= n; i += per) {
-        TPOSEI_UNROLL
-        for (k = 0; k < s; k++) {
-            const unsigned char *p =
-                tall ? job->src + i * ss + 64 * k : job->src + k * ss + i * esize;
-            tposei_prefetch_ahead(p);
-            in[k] = _mm512_loadu_si512((const void *)p);
-            TPOSEI_VEC_OPAQUE(in[k]);
-        }
-        if (s == 8)
-            tposei_skinny8_chunk(t, tall, in, out);
-        else
-            tposei_skinny_chunk(t, s, in, out);
+        tposei_skinny_step(t, job, s, esize, tall, i, out);
         TPOSEI_UNROLL
         for (k = 0; k < s; k++) {
             unsigned char *d = tall ? job->dst + k * ds + i * esize : job->dst + i * ds + 64 * k;
@@ -3685,17 +3685,7 @@ static inline TPOSEI_AVX512_ATTR void tposei_u64_8x8_strip(unsigned char *dst, s
     for (i = 0; i < tiles; i++) tposei_tall8_chunk(dst + i * dstep, ds, src + i * sstep, ss, 0);
 }
 
-/* 1 when all eight SoA rows start on cache lines (the others, off lines by an odd byte, are
-   stored normally: tposei_rows_store). */
-TPOSEI_FORCE_INLINE int tposei_rows8_on_lines(unsigned char *const *rows)
-{
-    uintptr_t at = 0;
-    unsigned k;
-    for (k = 0; k < 8; k++) at |= (uintptr_t)rows[k];
-    return at % TPOSEI_CACHE_LINE == 0;
-}
-
-/* Tall, streaming to SoA rows on lines, on Intel: the first elements as
+/* Tall, streaming to SoA rows on lines (TPOSEI_ROWS_NT), on Intel: the first elements as
    TPOSEI_SKINNY_PARTS parts in turn, two chunks of each at a time (the VBMI network's
    reason): 4000000x8 doubles 0.90 -> 0.99x memcpy, 1000000x8 1.48 -> 1.52 (medians of 5
    interleaved runs, Emerald Rapids guest). Wide, eight source rows in parts measured x0.96
@@ -3723,13 +3713,10 @@ TPOSEI_AVX512_INLINE size_t tposei_rows8_parts(unsigned char *aos, size_t as,
    below one (8x4000000 doubles, medians of 7 interleaved rounds, 1.02 -> 1.12x memcpy, x1.10
    where two copies of the old build gave x1.00; x1.06-1.08 in another run). */
 TPOSEI_AVX512_INLINE size_t tposei_rows8_loop(unsigned char *aos, size_t as,
-                                              unsigned char *const *rows, size_t n, int wide,
-                                              int stream, __m512i *carry)
+                                              unsigned char *const *rows, size_t from,
+                                              size_t n, int wide, int stream, __m512i *carry)
 {
-    size_t i = 0;
-    if (!wide && stream && !carry && tposei_cpu_has(TPOSEI_CPU_INTEL) &&
-        tposei_rows8_on_lines(rows))
-        i = tposei_rows8_parts(aos, as, rows, n);
+    size_t i = from; /* the elements before it went through tposei_rows8_parts */
     if (!wide || !tposei_cpu_has(TPOSEI_CPU_ZEN5))
         for (; i + 16 <= n; i += 16)
             tposei_rows8_chunks(aos + i * as, as, rows, i * 8, 2, wide, stream, carry);
@@ -3741,22 +3728,28 @@ TPOSEI_AVX512_INLINE size_t tposei_rows8_loop(unsigned char *aos, size_t as,
 /* Tall SoA rows off cache lines (`join`, tposei_rows_store) leave joined with a carry per
    row (tposei_join_row_w; their offsets are even), where they were stored normally across
    two lines: 1000001x8 doubles 0.90 -> 1.38x memcpy (medians of 5 interleaved runs; 1.16-1.53
-   over the five; on lines, 1000000x8, 1.45 / 1.53 in another set). */
+   over the five; on lines, 1000000x8, 1.45 / 1.53 in another set). `store` says how tall
+   rows leave (tposei_rows_store): TPOSEI_ROWS_JOIN joined; TPOSEI_ROWS_NT on lines, on Intel
+   first in parts (tposei_rows8_parts); otherwise, and wide, each line non-temporal where
+   `stream` and the line is whole (tposei_tall8_store). */
 static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t n, int wide,
-                                              int stream, int join)
+                                              int stream, int store)
 {
     __m512i carry[8];
     size_t i;
     unsigned k;
-    if (join) {
-        i = tposei_rows8_loop(aos, as, rows, n, 0, 1, carry);
+    if (!wide && store == TPOSEI_ROWS_JOIN) {
+        i = tposei_rows8_loop(aos, as, rows, 0, n, 0, 1, carry);
         if (i) { /* gcc -O0 rejects the unroll hint on a loop whose test is not k < 8 alone */
             TPOSEI_UNROLL
             for (k = 0; k < 8; k++) tposei_join_tail(rows[k] + i * 8, carry[k]);
         }
     } else {
-        i = tposei_rows8_loop(aos, as, rows, n, wide, stream, NULL);
+        const int parts =
+            !wide && store == TPOSEI_ROWS_NT && tposei_cpu_has(TPOSEI_CPU_INTEL);
+        i = tposei_rows8_loop(aos, as, rows, parts ? tposei_rows8_parts(aos, as, rows, n) : 0,
+                              n, wide, stream, NULL);
     }
     if (stream) tposei_stream_fence();
     tposei_rows8_scalar(aos, as, rows, i, n, wide);
@@ -3772,10 +3765,11 @@ static void tposei_rows8_job(const tposei_job *job, int wide, int stream)
         rows[k] = wide ? (unsigned char *)job->src + k * job->src_stride
                        : job->dst + k * job->dst_stride;
     if (wide)
-        tposei_rows8_run(job->dst, job->dst_stride, rows, job->cols, 1, stream, 0);
+        tposei_rows8_run(job->dst, job->dst_stride, rows, job->cols, 1, stream,
+                         TPOSEI_ROWS_PLAIN);
     else
         tposei_rows8_run((unsigned char *)job->src, job->src_stride, rows, job->rows, 0,
-                         stream, tposei_rows_store(job, stream, 0) == TPOSEI_ROWS_JOIN);
+                         stream, tposei_rows_store(job, stream, 0));
 }
 
 /* Short sides of TPOSEI_SKINNY_MAX + 1 (tall: TPOSEI_SKINNY_TALL_MAX + 1) .. TPOSEI_NARROW_MAX
