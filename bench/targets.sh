@@ -6,11 +6,13 @@
 # median meets it; on a shared machine single runs swing by 0.1-0.3, medians less.
 # ROUNDS = 0: one run of every kernel and every peer library built in (Meson option `peers`)
 # per shape, a column each, "-" where one has no routine for that element size.
+# OPTIONS: more tpose-bench options for every run, e.g. -H (both matrices on 2 MiB pages).
 # Run it alone: with two cores a second benchmark beside it skews both.
-# usage: bench/targets.sh [BUILD_DIR] [REPS] [ROUNDS]
+# usage: bench/targets.sh [BUILD_DIR] [REPS] [ROUNDS] [OPTIONS]
 set -eu
 . "$(dirname "$0")/auto-env.sh"
 rounds=${3:-1}
+options=${4:-}
 
 targets() { # one shape a line: rows cols esize target
     for e in 1 2 4 8; do echo "2112 2112 $e 0.9"; done # square N = 2112
@@ -28,7 +30,7 @@ targets() { # one shape a line: rows cols esize target
 
 if [ "$rounds" -eq 0 ]; then
     targets | while read -r r c e t; do
-        "$bench" -r "$r" -c "$c" -e "$e" -n "$reps" -m 512 | tail -n +5 |
+        "$bench" -r "$r" -c "$c" -e "$e" -n "$reps" -m 512 $options | tail -n +5 |
             awk -F'|' -v t="$t" '{ k = $4; sub(/^ +/, "", k); sub(/ +$/, "", k); sub(/ \(.*/, "", k)
                                   gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $7)
                                   print $2 "|" $3 "|" t "|" k "|" $7 }'
@@ -53,7 +55,7 @@ if [ "$rounds" -le 1 ]; then
     echo "| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy | target |"
     echo "|---|---:|---|---:|---:|---:|---:|"
     targets | while read -r r c e t; do
-        line=$("$bench" -r "$r" -c "$c" -e "$e" -k auto -n "$reps" -m 512 | tail -n 1)
+        line=$("$bench" -r "$r" -c "$c" -e "$e" -k auto -n "$reps" -m 512 $options | tail -n 1)
         echo "$line $t |"
     done
     exit 0
@@ -65,7 +67,9 @@ $(targets)
 EOF
 echo "| shape | esize | median ratio to memcpy (range) | target | met |"
 echo "|---|---:|---:|---:|---|"
-REPS="$reps" MIB=512 python3 "$(dirname "$0")/interleave.py" "$rounds" "$bench" -- "$@" |
+spec=$bench # interleave.py takes the options after @, comma-separated
+[ -z "$options" ] || spec="$bench@$(echo $options | tr ' ' ',')"
+REPS="$reps" MIB=512 python3 "$(dirname "$0")/interleave.py" "$rounds" "$spec" -- "$@" |
     tail -n +3 |
     awk -F'|' '{
         split($2, s, " "); split($3, m, " ")
