@@ -29,6 +29,7 @@ targets() { # one shape a line: rows cols esize target
 }
 
 if [ "$rounds" -eq 0 ]; then
+    # shellcheck disable=SC2086 # $options: several words on purpose
     targets | while read -r r c e t; do
         "$bench" -r "$r" -c "$c" -e "$e" -n "$reps" -m 512 $options | tail -n +5 |
             awk -F'|' -v t="$t" '{ k = $4; sub(/^ +/, "", k); sub(/ +$/, "", k); sub(/ \(.*/, "", k)
@@ -54,6 +55,7 @@ fi
 if [ "$rounds" -le 1 ]; then
     echo "| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy | target |"
     echo "|---|---:|---|---:|---:|---:|---:|"
+    # shellcheck disable=SC2086 # $options: several words on purpose
     targets | while read -r r c e t; do
         line=$("$bench" -r "$r" -c "$c" -e "$e" -k auto -n "$reps" -m 512 $options | tail -n 1)
         echo "$line $t |"
@@ -68,7 +70,7 @@ EOF
 echo "| shape | esize | median ratio to memcpy (range) | target | met |"
 echo "|---|---:|---:|---:|---|"
 spec=$bench # interleave.py takes the options after @, comma-separated
-[ -z "$options" ] || spec="$bench@$(echo $options | tr ' ' ',')"
+[ -z "$options" ] || spec="$bench@$(printf '%s' "$options" | tr -s ' ' ',')"
 REPS="$reps" MIB=512 python3 "$(dirname "$0")/interleave.py" "$rounds" "$spec" -- "$@" |
     tail -n +3 |
     awk -F'|' '{
