@@ -3725,13 +3725,13 @@ TPOSEI_AVX512_INLINE size_t tposei_rows8_loop(unsigned char *aos, size_t as,
     return i;
 }
 
-/* Tall SoA rows off cache lines (`join`, tposei_rows_store) leave joined with a carry per
-   row (tposei_join_row_w; their offsets are even), where they were stored normally across
-   two lines: 1000001x8 doubles 0.90 -> 1.38x memcpy (medians of 5 interleaved runs; 1.16-1.53
-   over the five; on lines, 1000000x8, 1.45 / 1.53 in another set). `store` says how tall
-   rows leave (tposei_rows_store): TPOSEI_ROWS_JOIN joined; TPOSEI_ROWS_NT on lines, on Intel
-   first in parts (tposei_rows8_parts); otherwise, and wide, each line non-temporal where
-   `stream` and the line is whole (tposei_tall8_store). */
+/* Tall SoA rows off cache lines (TPOSEI_ROWS_JOIN, tposei_rows_store) leave joined with a
+   carry per row (tposei_join_row_w; their offsets are even), where they were stored normally
+   across two lines: 1000001x8 doubles 0.90 -> 1.38x memcpy (medians of 5 interleaved runs;
+   1.16-1.53 over the five; on lines, 1000000x8, 1.45 / 1.53 in another set). `store` says how tall
+   rows leave (tposei_rows_store; wide ones pass TPOSEI_ROWS_PLAIN): TPOSEI_ROWS_JOIN joined;
+   TPOSEI_ROWS_NT on lines, on Intel first in parts (tposei_rows8_parts); otherwise each line
+   non-temporal where `stream` and the line is whole (tposei_tall8_store). */
 static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t n, int wide,
                                               int stream, int store)
@@ -3739,15 +3739,15 @@ static TPOSEI_AVX512_FN void tposei_rows8_run(unsigned char *aos, size_t as,
     __m512i carry[8];
     size_t i;
     unsigned k;
-    if (!wide && store == TPOSEI_ROWS_JOIN) {
+    TPOSE_ASSERT(!wide || store == TPOSEI_ROWS_PLAIN);
+    if (store == TPOSEI_ROWS_JOIN) {
         i = tposei_rows8_loop(aos, as, rows, 0, n, 0, 1, carry);
         if (i) { /* gcc -O0 rejects the unroll hint on a loop whose test is not k < 8 alone */
             TPOSEI_UNROLL
             for (k = 0; k < 8; k++) tposei_join_tail(rows[k] + i * 8, carry[k]);
         }
     } else {
-        const int parts =
-            !wide && store == TPOSEI_ROWS_NT && tposei_cpu_has(TPOSEI_CPU_INTEL);
+        const int parts = store == TPOSEI_ROWS_NT && tposei_cpu_has(TPOSEI_CPU_INTEL);
         i = tposei_rows8_loop(aos, as, rows, parts ? tposei_rows8_parts(aos, as, rows, n) : 0,
                               n, wide, stream, NULL);
     }
