@@ -54,7 +54,7 @@
    SECTIONS (grep for the marker)
        >>config >>portability >>kernels-scalar >>kernels-avx2 >>drivers >>api
    (no >>cpu or >>table: CPU detection and the tile kernels are transpose.h's; the square
-   path asks tposei_cpu_has for AVX2 and honours tpose_kernel_limit)
+   path takes its register tile pairs from tposei_kit, which honours tpose_kernel_limit)
 
    License: MIT, at the end of transpose.h.
 */
@@ -117,7 +117,9 @@ TPOSE_API tpose_status tpose_plan_apply(const void *plan, void *a, size_t esize)
 
 #endif /* TPOSE_INPLACE_H */
 
-#if (defined(TPOSE_IMPLEMENTATION) || defined(TPOSE_STATIC)) && !defined(TPOSEI_INPLACE_DONE)
+#if (defined(TPOSE_IMPLEMENTATION) || defined(TPOSE_STATIC) ||                              \
+     defined(TPOSE_INPLACE_IMPLEMENTATION)) &&                                               \
+    !defined(TPOSEI_INPLACE_DONE)
 #define TPOSEI_INPLACE_DONE
 
 /* ======================================================================================== */
@@ -131,9 +133,16 @@ __extension__ typedef unsigned __int128 tposei_u128;
 #define TPOSEI_HAVE_U128 0
 #endif
 
-/* Stack buffers: one tile pair for the square path, one carry piece elsewhere. */
-#define TPOSEI_IP_TILE_BYTES  16384
-#define TPOSEI_IP_CARRY_BYTES 4096
+/* Stack buffers: one tile for the square path (TPOSE_INPLACE_STACK_BYTES), a quarter of it
+   for one carry piece elsewhere. */
+#ifndef TPOSE_INPLACE_STACK_BYTES
+#define TPOSE_INPLACE_STACK_BYTES 16384
+#endif
+#if TPOSE_INPLACE_STACK_BYTES < 1024
+#error "transpose_inplace.h: TPOSE_INPLACE_STACK_BYTES must be at least 1024"
+#endif
+#define TPOSEI_IP_TILE_BYTES TPOSE_INPLACE_STACK_BYTES
+#define TPOSEI_IP_CARRY_BYTES (TPOSE_INPLACE_STACK_BYTES / 4)
 
 /* Prefetch for reading into all cache levels (PREFETCHT0): the tile pairs and chunks
    fetched ahead are read and then written back in place, so they should stay close. */
@@ -324,6 +333,7 @@ TPOSEI_FORCE_INLINE uint64_t tposei_wrap(uint64_t x, uint64_t m)
 static void tposei_ip_oop(unsigned char *dst, size_t dst_stride, const unsigned char *src,
                           size_t src_stride, size_t rows, size_t cols, size_t esize)
 {
+    const tposei_kit kit = tposei_kit_get(esize);
     tposei_job job;
     job.dst = dst;
     job.src = src;
@@ -332,99 +342,8 @@ static void tposei_ip_oop(unsigned char *dst, size_t dst_stride, const unsigned 
     job.rows = rows;
     job.cols = cols;
     job.esize = esize;
-    tposei_auto_run(rows, cols, esize)(&job);
+    kit.matrix(&job);
 }
-
-/* ======================================================================================== */
-// >>kernels-avx2
-/* ======================================================================================== */
-
-/* Square tile pairs swapped in registers: X (K x K at x) and Y (K x K at y) are both loaded,
-   both transposed, and X^T stored over Y, Y^T over X; with x == y the block is transposed in
-   place. Each element is loaded once and stored once, with no buffer pass. */
-#if TPOSEI_HAVE_AVX2
-
-/* 8 x 8 floats in eight rows: two unpacks, two shuffles and a 128-bit lane exchange. The
-   rows come and go as __m256i so that one swap body serves both networks; the casts cost
-   no instruction. */
-TPOSEI_AVX2_INLINE void tposei_ip_u32_8x8_net(__m256i *r)
-{
-    __m256 f[8], t[8], s[8];
-    int k;
-    for (k = 0; k < 8; k++) f[k] = _mm256_castsi256_ps(r[k]);
-    for (k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_ps(f[k], f[k + 1]);     /* a0 b0 a1 b1 | a4 b4 a5 b5 */
-        t[k + 1] = _mm256_unpackhi_ps(f[k], f[k + 1]); /* a2 b2 a3 b3 | a6 b6 a7 b7 */
-    }
-    for (k = 0; k < 8; k += 4) {
-        s[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);         /* a0 b0 c0 d0 | a4 .. d4 */
-        s[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xEE);     /* a1 b1 c1 d1 | a5 .. d5 */
-        s[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44); /* a2 .. d2 | a6 .. d6 */
-        s[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE); /* a3 .. d3 | a7 .. d7 */
-    }
-    for (k = 0; k < 4; k++) {
-        f[k] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);     /* a_k .. h_k */
-        f[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31); /* a_k+4 .. h_k+4 */
-    }
-    for (k = 0; k < 8; k++) r[k] = _mm256_castps_si256(f[k]);
-}
-
-/* 4 x 4 doubles: unpacks pair rows (a0 b0 | a2 b2), a lane exchange finishes. Rows as
-   __m256i for the shared swap body, like the float network. */
-TPOSEI_AVX2_INLINE void tposei_ip_u64_4x4_net(__m256i *r)
-{
-    const __m256d a = _mm256_castsi256_pd(r[0]), b = _mm256_castsi256_pd(r[1]);
-    const __m256d c = _mm256_castsi256_pd(r[2]), d = _mm256_castsi256_pd(r[3]);
-    const __m256d t0 = _mm256_unpacklo_pd(a, b);                      /* a0 b0 | a2 b2 */
-    const __m256d t1 = _mm256_unpackhi_pd(a, b);                      /* a1 b1 | a3 b3 */
-    const __m256d t2 = _mm256_unpacklo_pd(c, d);                      /* c0 d0 | c2 d2 */
-    const __m256d t3 = _mm256_unpackhi_pd(c, d);                      /* c1 d1 | c3 d3 */
-    r[0] = _mm256_castpd_si256(_mm256_permute2f128_pd(t0, t2, 0x20)); /* a0 b0 c0 d0 */
-    r[1] = _mm256_castpd_si256(_mm256_permute2f128_pd(t1, t3, 0x20)); /* a1 b1 c1 d1 */
-    r[2] = _mm256_castpd_si256(_mm256_permute2f128_pd(t0, t2, 0x31)); /* a2 b2 c2 d2 */
-    r[3] = _mm256_castpd_si256(_mm256_permute2f128_pd(t1, t3, 0x31)); /* a3 b3 c3 d3 */
-}
-
-/* The k x k blocks at x and y (k = 32 / esize rows of one vector: 8 floats or 4 doubles)
-   swapped transposed. Written once for both sizes; esize is a constant in each caller, so
-   the loops unroll and the untaken network disappears. */
-TPOSEI_AVX2_INLINE void tposei_ip_swap_avx2(unsigned char *x, unsigned char *y, size_t st,
-                                            size_t esize)
-{
-    const int n = (int)(32 / esize);
-    __m256i a[8], b[8];
-    int k;
-    for (k = 0; k < n; k++) {
-        a[k] = _mm256_loadu_si256((const __m256i *)(const void *)(x + k * st));
-        b[k] = _mm256_loadu_si256((const __m256i *)(const void *)(y + k * st));
-    }
-    if (esize == 4) {
-        tposei_ip_u32_8x8_net(a);
-        tposei_ip_u32_8x8_net(b);
-    } else {
-        tposei_ip_u64_4x4_net(a);
-        tposei_ip_u64_4x4_net(b);
-    }
-    for (k = 0; k < n; k++) {
-        _mm256_storeu_si256((__m256i *)(void *)(y + k * st), a[k]);
-        _mm256_storeu_si256((__m256i *)(void *)(x + k * st), b[k]);
-    }
-}
-
-/* The two entry points of tposei_ip_swap_fn, one per element size. */
-static TPOSEI_AVX2_FN void tposei_ip_u32_8x8_swap_avx2(unsigned char *x, unsigned char *y,
-                                                       size_t st)
-{
-    tposei_ip_swap_avx2(x, y, st, 4);
-}
-
-static TPOSEI_AVX2_FN void tposei_ip_u64_4x4_swap_avx2(unsigned char *x, unsigned char *y,
-                                                       size_t st)
-{
-    tposei_ip_swap_avx2(x, y, st, 8);
-}
-
-#endif /* TPOSEI_HAVE_AVX2 */
 
 /* ======================================================================================== */
 // >>drivers
@@ -533,9 +452,9 @@ static int tposei_ip_swaps(size_t esize)
 TPOSEI_FORCE_INLINE void tposei_ip_swap(unsigned char *x, unsigned char *y, size_t esize)
 {
     unsigned char t[16];
-    TPOSEI_MEMCPY(t, x, esize);
-    TPOSEI_MEMCPY(x, y, esize);
-    TPOSEI_MEMCPY(y, t, esize);
+    tposei_move(t, x, esize);
+    tposei_move(x, y, esize);
+    tposei_move(y, t, esize);
 }
 
 /* Exchanges X = rows [r0, r1) x columns [c0, c1) with the transpose of Y, Y[c][r] <-> X[r][c],
@@ -577,38 +496,19 @@ static void tposei_ip_swap_any(unsigned char *x, unsigned char *y, size_t st, si
         tposei_ip_swap_tiles(x, y, st, ti, tj, 16);
 }
 
-/* One step: the diagonal tile through the buffer, or the pair X = (i, j), Y = (j, i): X^T
-   to the buffer, Y^T straight into X's place, the buffer into Y's place. */
-/* The register tile-pair kernel for this element size, when the CPU has one and
-   tpose_kernel_limit allows AVX2; fn == NULL otherwise. */
-typedef void (*tposei_ip_swap_fn)(unsigned char *x, unsigned char *y, size_t st);
-#if TPOSEI_HAVE_AVX2
-/* 1 when the CPU has `feature` and tpose_kernel_limit allows `kernel`: the rule every SIMD
-   step of the in-place paths follows, as the out-of-place dispatch does. */
-static int tposei_ip_simd_allowed(int feature, tpose_kernel kernel)
-{
-    return tposei_cpu_has(feature) &&
-           (tposei_kernel_ceiling == TPOSE_KERNEL_AUTO || tposei_kernel_ceiling >= kernel);
-}
-#endif
-
+/* The register tile-pair kernel for this element size (tposei_kit: where the CPU has one
+   and tpose_kernel_limit allows it); fn == NULL otherwise. */
 typedef struct tposei_ip_swapper {
-    tposei_ip_swap_fn fn;
+    tposei_swap_fn fn;
     size_t k; /* its tile edge */
 } tposei_ip_swapper;
 
 static tposei_ip_swapper tposei_ip_swapper_pick(size_t esize)
 {
+    const tposei_kit kit = tposei_kit_get(esize);
     tposei_ip_swapper sw;
-    sw.fn = NULL;
-    sw.k = 0;
-    (void)esize; /* without AVX2 (TPOSE_NO_SIMD, other ISAs) there is no choice */
-#if TPOSEI_HAVE_AVX2
-    if ((esize == 4 || esize == 8) && tposei_ip_simd_allowed(TPOSEI_CPU_AVX2, TPOSE_KERNEL_AVX2)) {
-        sw.fn = esize == 4 ? tposei_ip_u32_8x8_swap_avx2 : tposei_ip_u64_4x4_swap_avx2;
-        sw.k = esize == 4 ? 8 : 4;
-    }
-#endif
+    sw.fn = kit.swap;
+    sw.k = kit.swap_edge;
     return sw;
 }
 
@@ -871,9 +771,10 @@ static unsigned tposei_slot_spare(const tposei_slot_plan *pl, const unsigned cha
 static void tposei_slot_step(tposei_slot_plan *pl, unsigned i)
 {
     enum { S = TPOSEI_SLOT_S };
-    unsigned char avoid[TPOSEI_SLOT_IDS] = {0};
+    unsigned char avoid[TPOSEI_SLOT_IDS];
     tposei_slot_op *op;
     unsigned c, j;
+    tposei_ip_zero(avoid, sizeof avoid);
     for (c = 0; c < i; c++) {
         TPOSE_ASSERT(pl->occ[c * S + i] == -1); /* the direct target is free */
         avoid[c * S + i] = 1;
@@ -908,26 +809,22 @@ static void tposei_slot_plan_make(tposei_slot_plan *pl)
 /* One region between AoS (8 doubles a row) and eight SoA slots, either way. */
 static void tposei_slot_region(unsigned char *aos, unsigned char *const *rows, size_t q, int wide)
 {
-#if TPOSEI_HAVE_AVX512
-    if (tposei_ip_simd_allowed(TPOSEI_CPU_AVX512, TPOSE_KERNEL_AVX512_STREAM)) {
-        tposei_rows8_run(aos, 64, rows, q, wide, 1, TPOSEI_ROWS_PLAIN); /* whole lines NT */
-        return;
-    }
-#endif
-    tposei_rows8_scalar(aos, 64, rows, 0, q, wide);
+    const tposei_kit kit = tposei_kit_get(8);
+    if (kit.rows8)
+        kit.rows8(aos, 64, rows, q, wide); /* whole lines non-temporal */
+    else
+        tposei_rows8_scalar(aos, 64, rows, 0, q, wide);
 }
 
 /* One slot to another: streamed past the caches where AVX-512 is allowed (the slots are
    far larger than the caches and read back only much later). */
 static void tposei_slot_copy(unsigned char *dst, const unsigned char *src, size_t bytes)
 {
-#if TPOSEI_HAVE_AVX512
-    if (tposei_ip_simd_allowed(TPOSEI_CPU_AVX512, TPOSE_KERNEL_AVX512_STREAM)) {
-        tposei_stream_copy_avx512(dst, src, bytes);
-        return;
-    }
-#endif
-    tposei_ip_copy(dst, src, bytes);
+    const tposei_kit kit = tposei_kit_get(8);
+    if (kit.stream_copy)
+        kit.stream_copy(dst, src, bytes);
+    else
+        tposei_ip_copy(dst, src, bytes);
 }
 
 /* 1 when the shape takes the slot path: 8 columns (or rows) of 8 bytes, a long side that is
@@ -1144,36 +1041,27 @@ TPOSEI_FORCE_INLINE void tposei_ip_blocks_body(unsigned char *a, uint64_t count,
     }
 }
 
-/* 1 when r x c blocks of 8-byte elements with a side of 8 can go through the AVX-512 8x8
-   network of transpose_simd.h: 1.08 memcpy times for the block pass of 4000000x8 doubles
-   against 1.30 for the element loop. Other skinny blocks measured slower through the SIMD
-   kernels (1000000x3: 0.56 -> 0.48 of memcpy in all), so they keep the loop. */
-#if TPOSEI_HAVE_AVX512
-static int tposei_ip_blocks_simd8(size_t r, size_t c, size_t esize)
-{
-    return esize == 8 && ((c == 8 && r % 8 == 0) || (r == 8 && c % 8 == 0)) &&
-           tposei_ip_simd_allowed(TPOSEI_CPU_AVX512, TPOSE_KERNEL_AVX512);
-}
-#endif
-
+/* r x c blocks of 8-byte elements with a side of 8 go through the kit's 8x8 strips (the
+   AVX-512 network): 1.08 memcpy times for the block pass of 4000000x8 doubles against 1.30
+   for the element loop. Other skinny blocks measured slower through the SIMD kernels, so
+   they keep the loop (bench/MEASURED.md). */
 static void tposei_ip_blocks(unsigned char *a, uint64_t count, size_t r, size_t c, size_t esize,
                              unsigned char *buf)
 {
-#if TPOSEI_HAVE_AVX512
-    if (tposei_ip_blocks_simd8(r, c, esize)) {
+    const tposei_kit kit = tposei_kit_get(esize);
+    if (kit.strip8 && esize == 8 && ((c == 8 && r % 8 == 0) || (r == 8 && c % 8 == 0))) {
         const size_t blk = r * c * esize, line = 8 * esize, tile = 8 * line;
         uint64_t b;
         for (b = 0; b < count; b++) { /* tall: tiles down the block; wide: across it */
             unsigned char *p = a + b * blk;
             if (c == 8)
-                tposei_u64_8x8_strip(buf, r * esize, p, line, r / 8, line, tile);
+                kit.strip8(buf, r * esize, p, line, r / 8, line, tile);
             else
-                tposei_u64_8x8_strip(buf, line, p, c * esize, c / 8, tile, line);
+                kit.strip8(buf, line, p, c * esize, c / 8, tile, line);
             tposei_ip_copy(p, buf, blk);
         }
         return;
     }
-#endif
 #define TPOSEI_IP_BLOCKS_AT(n) tposei_ip_blocks_body(a, count, r, c, n, buf)
     TPOSEI_IP_BY_SIZE(esize, TPOSEI_IP_BLOCKS_AT)
 #undef TPOSEI_IP_BLOCKS_AT
@@ -1427,37 +1315,28 @@ static void tposei_ckg_prefetch_sub(const unsigned char *p, size_t bytes)
 #define TPOSEI_CKG_TILE_R 8
 #define TPOSEI_CKG_TILE_C 8
 
-/* Output rows [i0, i1) of the group from rows i + fine(j) (up) or i - fine(j) (down), all
-   inside the matrix; down walks the rows backwards. */
-#if TPOSEI_HAVE_AVX512
-/* One whole 8-column tile of the fine rotation for 8-byte elements: the eight elements of
-   an output row come from eight rows at the offsets fine(j) * stride + j * 8 (added going
-   up, subtracted going down), one AVX-512 gather per row instead of eight loads and stores
-   (7919x3001 doubles: 0.34-0.36 -> 0.38-0.39 of memcpy in all). Rows go from `first`
-   downwards in memory (up) or upwards (down), as in tposei_ckg_fine_rows. */
-static TPOSEI_AVX512_FN void tposei_ckg_tile_u64(const tposei_ckg_group *g, size_t jb,
-                                                 unsigned char *first, size_t rows, int down)
+/* One whole 8-column tile of the fine rotation for 8-byte elements through the kit's
+   gathers: the eight elements of an output row come from eight rows at the offsets
+   fine(j) * stride + j * 8 (added going up, subtracted going down), one gather per row
+   instead of eight loads and stores (bench/MEASURED.md, "in-place gathers"). Rows go from
+   `first` downwards in memory (up) or upwards (down), as in tposei_ckg_fine_rows. */
+static void tposei_ckg_tile_u64(tposei_gather8_fn gather8, const tposei_ckg_group *g, size_t jb,
+                                unsigned char *first, size_t rows, int down)
 {
-    const __m512i at = _mm512_add_epi64(_mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56),
-                                        _mm512_set1_epi64((long long)(jb * 8)));
-    const __m512i fo = _mm512_loadu_si512((const void *)&g->fo[jb]); /* size_t is 64-bit */
-    const __m512i idx = down ? _mm512_sub_epi64(at, fo) : _mm512_add_epi64(at, fo);
-    size_t r;
-    for (r = 0; r < rows; r++) {
-        unsigned char *d = down ? first - r * g->st : first + r * g->st;
-        _mm512_storeu_si512((void *)(d + jb * 8), _mm512_i64gather_epi64(idx, d, 1));
+    int64_t idx[8];
+    size_t k;
+    for (k = 0; k < 8; k++) {
+        const int64_t at = (int64_t)((jb + k) * 8), fo = (int64_t)g->fo[jb + k];
+        idx[k] = down ? at - fo : at + fo;
     }
+    gather8(first, down ? -(ptrdiff_t)g->st : (ptrdiff_t)g->st, rows, idx, jb * 8);
 }
-#endif
-
-typedef void (*tposei_ckg_tile_fn)(const tposei_ckg_group *g, size_t jb, unsigned char *first,
-                                   size_t rows, int down);
 
 /* Output rows [i0, i1) of the group from rows i + fine(j) (up) or i - fine(j) (down), all
    inside the matrix; down walks the rows backwards. Whole tiles go through `tile8` when
    given (8-byte elements, TPOSEI_CKG_TILE_C == 8), the rest element by element. */
 TPOSEI_FORCE_INLINE void tposei_ckg_fine_rows(const tposei_ckg_group *g, size_t i0, size_t i1,
-                                              int down, size_t esize, tposei_ckg_tile_fn tile8)
+                                              int down, size_t esize, tposei_gather8_fn tile8)
 {
     const size_t st = g->st, gb = g->w * esize, ahead = (size_t)g->fmax + TPOSEI_CKG_TILE_R;
     size_t ib, jb, jj, r;
@@ -1470,7 +1349,7 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_rows(const tposei_ckg_group *g, size_t 
         for (jb = g->z; jb < g->w; jb += TPOSEI_CKG_TILE_C) {
             const size_t je = tposei_min(jb + TPOSEI_CKG_TILE_C, g->w);
             if (tile8 && je - jb == 8) {
-                tile8(g, jb, first, rows, down);
+                tposei_ckg_tile_u64(tile8, g, jb, first, rows, down);
                 continue;
             }
             for (r = 0; r < rows; r++) {
@@ -1486,17 +1365,15 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_rows(const tposei_ckg_group *g, size_t 
     }
 }
 
-/* Output rows [i0, i1) of the group, whole 8-byte tiles gathered where AVX-512 may run. */
+/* Output rows [i0, i1) of the group, whole 8-byte tiles gathered where the kit has them. */
 TPOSEI_FORCE_INLINE void tposei_ckg_fine_body(const tposei_ckg_group *g, size_t i0, size_t i1,
                                               int down, size_t esize)
 {
-#if TPOSEI_HAVE_AVX512
-    if (esize == 8 && sizeof(size_t) == 8 &&
-        tposei_ip_simd_allowed(TPOSEI_CPU_AVX512, TPOSE_KERNEL_AVX512)) {
-        tposei_ckg_fine_rows(g, i0, i1, down, 8, tposei_ckg_tile_u64);
+    const tposei_gather8_fn gather8 = esize == 8 ? tposei_kit_get(8).gather8 : NULL;
+    if (gather8) {
+        tposei_ckg_fine_rows(g, i0, i1, down, 8, gather8);
         return;
     }
-#endif
     tposei_ckg_fine_rows(g, i0, i1, down, esize, NULL);
 }
 

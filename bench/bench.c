@@ -21,8 +21,7 @@
 #include "bench_common.h"
 #include <unistd.h>
 
-#define TPOSE_IMPLEMENTATION
-#include "transpose.h"
+#include "transpose.h" /* the implementation is linked in (transpose.c) */
 #include "bench_peers.h"
 
 #define MAX_LIST 16

@@ -16,7 +16,7 @@
 #include "bench_common.h"
 #include <unistd.h>
 
-#define TPOSE_IMPLEMENTATION
+#define TPOSE_INPLACE_IMPLEMENTATION /* transpose.h's is linked in (transpose.c) */
 #include "transpose_inplace.h"
 
 typedef struct shape {

@@ -1,5 +1,6 @@
-/* basic.c - transpose a small float matrix and print it before and after. */
-#define TPOSE_IMPLEMENTATION
+/* basic.c - transpose a small float matrix and print it before and after. The
+   implementation is linked in (transpose.c: `#define TPOSE_IMPLEMENTATION` before
+   `#include "transpose.h"` in one file of the program). */
 #include "transpose.h"
 
 #include <stdio.h>

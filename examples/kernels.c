@@ -1,7 +1,6 @@
 /* kernels.c - list the kernels this CPU and build can run, per element size, and what AUTO
    picks for a few shapes. */
-#define TPOSE_IMPLEMENTATION
-#include "transpose.h"
+#include "transpose.h" /* the implementation is linked in (transpose.c) */
 
 #include <stdio.h>
 

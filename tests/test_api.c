@@ -1,7 +1,6 @@
 /* test_api.c - every status code of the out-of-place API, each checked to leave the
    destination untouched; empty matrices; names and strings; the kernel limit. */
-#define TPOSE_IMPLEMENTATION
-#include "transpose.h"
+#include "transpose.h" /* the implementation is linked in (transpose.c) */
 #include "tpose_test.h"
 
 #define BUF 4096

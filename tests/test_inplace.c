@@ -33,7 +33,7 @@ static void tt_counting_free(void *p)
 #define TPOSEI_SLOT_MIN_ROWS 64
 #include <assert.h>
 #define TPOSE_ASSERT(x) assert(x) /* the library's internal preconditions, checked */
-#define TPOSE_IMPLEMENTATION
+#define TPOSE_INPLACE_IMPLEMENTATION /* transpose.h's implementation is linked in */
 #include "transpose_inplace.h"
 #include "tpose_test.h"
 

@@ -3,8 +3,7 @@
    and block edge, leading dimensions wider than the row, source and destination misaligned
    by every offset 0..63, random large shapes, and AUTO under every kernel limit. Each
    destination sits between guard bytes, and the gaps between its rows are guards too. */
-#define TPOSE_IMPLEMENTATION
-#include "transpose.h"
+#include "transpose.h" /* the implementation is linked in (transpose.c) */
 #include "tpose_test.h"
 
 static const size_t esizes[] = {1, 2, 3, 4, 8, 12, 16};

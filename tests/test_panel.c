@@ -1,9 +1,8 @@
-/* test_panel.c - the panel cursor (transpose_simd.h, tposei_panel_step) with its prefetches
-   recorded instead of issued: with the bursts ended on 4 KiB pages (geometry flag pf_pages,
-   TPOSEI_PF_PAGE_ZEN3) it must fetch exactly the lines it fetches without, in the same order,
-   at most a page's lines ahead of the tiles' count and never behind it, and (sources on cache
-   lines) start each burst on a page the burst before did not end on. Exit 77 without x86
-   SIMD. */
+/* test_panel.c - the panel cursor (transpose.h's walks, tposei_panel_step) with its
+   prefetches recorded instead of issued: with the bursts ended on 4 KiB pages (geometry flag
+   pf_pages, tune: pf_pages) it must fetch exactly the lines it fetches without, in the same
+   order, at most a page's lines ahead of the tiles' count and never behind it, and (sources
+   on cache lines) start each burst on a page the burst before did not end on. */
 #include <stddef.h>
 
 static const void **tp_log;
@@ -20,8 +19,6 @@ static inline void tp_record(const void *p)
 #include "transpose.h"
 #include "tpose_test.h"
 
-#if TPOSEI_HAVE_SSE2
-
 typedef struct walk_log {
     const void **addr; /* every prefetch, in order */
     size_t *ends;      /* prefetches recorded after the start and after each step */
@@ -35,7 +32,7 @@ static walk_log run_cursor(const tposei_job *job, size_t pcols, size_t first, in
                            size_t steps, uint64_t seed)
 {
     walk_log w;
-    tposei_geom g = tposei_simd_geom(1, 64, TPOSEI_GEOM_DIRECT);
+    tposei_geom g = tposei_geom_of(1, 64, TPOSEI_GEOM_DIRECT, NULL, tposei_tune_get());
     tposei_pf pf;
     size_t k;
     g.band = 64;
@@ -46,14 +43,14 @@ static walk_log run_cursor(const tposei_job *job, size_t pcols, size_t first, in
     tp_log = (const void **)tt_alloc(tp_cap * sizeof *tp_log);
     tp_len = 0;
     w.ends = (size_t *)tt_alloc((steps + 1) * sizeof *w.ends);
-    tposei_pf_start(&pf, job, &g, 64, 1);
+    tposei_pf_start(&pf, job, &g);
     w.ends[0] = tp_len;
     for (k = 1; k <= steps; k++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         if (k % 3 == 0)
-            tposei_panel_step(&pf.panel, job, &g, 1 + (size_t)(seed >> 33) % 100, 1);
+            tposei_panel_step(&pf.panel, job, &g, 1 + (size_t)(seed >> 33) % 100);
         else
-            tposei_pf_step(&pf, job, &g, 64, 1);
+            tposei_pf_step(&pf, job, &g);
         w.ends[k] = tp_len;
     }
     TT_CHECK(tp_len <= tp_cap, "log overflow: %zu > %zu", tp_len, tp_cap);
@@ -125,13 +122,3 @@ int main(void)
     }
     return tt_finish("test_panel");
 }
-
-#else
-
-int main(void)
-{
-    (void)&tp_record; /* the recorder has no cursor to record without x86 SIMD */
-    return TT_SKIP;
-}
-
-#endif

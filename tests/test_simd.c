@@ -3,6 +3,7 @@
    then the paths small shapes do not reach: skinny shapes (VBMI), destinations on cache lines
    with whole-line strides (the direct non-temporal mode), and large blocked shapes, each
    byte-exact against the reference with guard bytes around and between the rows. */
+#define TPOSEI_TESTING /* the tile table and tposei_emulate */
 #define TPOSE_IMPLEMENTATION
 #include "transpose.h"
 #include "tpose_test.h"
@@ -22,15 +23,16 @@ static void arena_make(arena *a, size_t bytes)
     a->bytes = bytes + 2 * TT_PAD;
 }
 
-/* One micro-kernel and its twin on random tiles with random strides and offsets (offsets
-   and strides kept whole lines for the non-temporal kernels). */
-static void check_twins(int feature)
+/* One micro-kernel and its scalar twin (the edge routine on one tile of its shape) on
+   random tiles with random strides and offsets (offsets and strides kept whole lines for the
+   non-temporal kernels). */
+static void check_twins(unsigned feature)
 {
     size_t i;
     for (i = 0; i < sizeof tposei_tile_table / sizeof *tposei_tile_table; i++) {
         const tposei_tile_entry *t = &tposei_tile_table[i];
         int round;
-        if (t->feature != feature) continue;
+        if (t->isa != feature) continue;
         for (round = 0; round < 200; round++) {
             const size_t row = t->tile * t->esize, align = t->nt ? 64 : 1;
             const size_t ss = row + tt_rand_below(100), soff = tt_rand_below(64);
@@ -43,7 +45,8 @@ static void check_twins(int feature)
             tt_fill_random(src, ss * t->tile + 64);
             memset(want.base, TT_GUARD, want.bytes);
             memset(got.base, TT_GUARD, got.bytes);
-            t->twin(want.base + TT_PAD + doff, ds, src + soff, ss);
+            tposei_rect(want.base + TT_PAD + doff, ds, src + soff, ss, t->tile, t->tile,
+                        t->esize);
             t->kernel(got.base + TT_PAD + doff, ds, src + soff, ss);
             tposei_stream_fence();
             TT_CHECK(memcmp(want.base, got.base, want.bytes) == 0,
@@ -56,9 +59,11 @@ static void check_twins(int feature)
     }
 }
 
-/* When set, check_shape runs this entry point directly instead of tpose_matrix_with: the
-   1-byte AVX-512 entry points without VBMI, which dispatch never picks on a CPU with it. */
-static tposei_run_fn direct_run = NULL;
+/* When set, check_shape runs this kernel set directly (with direct_walk) instead of
+   tpose_matrix_with: the 1-byte AVX-512 set without VBMI, which dispatch never picks on a
+   CPU with it. */
+static const tposei_kset *direct_set = NULL;
+static int direct_walk;
 static const char *direct_name = "";
 
 /* One shape through one kernel, destination at `doff` from a cache line. */
@@ -76,7 +81,7 @@ static void check_shape(tpose_kernel k, size_t rows, size_t cols, size_t esize, 
     memset(want.base, TT_GUARD, want.bytes);
     memset(got.base, TT_GUARD, got.bytes);
     tt_reference(want.base + TT_PAD + doff, dst_ld, src + soff, src_ld, rows, cols, esize);
-    if (direct_run && esize == 1) {
+    if (direct_set && esize == 1) {
         tposei_job job;
         job.dst = got.base + TT_PAD + doff;
         job.src = src + soff;
@@ -85,7 +90,7 @@ static void check_shape(tpose_kernel k, size_t rows, size_t cols, size_t esize, 
         job.rows = rows;
         job.cols = cols;
         job.esize = 1;
-        direct_run(&job);
+        tposei_run_set(&job, direct_set, direct_walk);
         st = TPOSE_OK;
     } else {
         st = tpose_matrix_with(k, got.base + TT_PAD + doff, dst_ld, src + soff, src_ld, rows,
@@ -329,15 +334,38 @@ static int isa_feature(const char *name, tpose_kernel *k)
     *k = TPOSE_KERNEL_AVX512_STREAM;
     if (strcmp(name, "sse2") == 0) {
         *k = TPOSE_KERNEL_SSE2;
-        return TPOSEI_CPU_SSE2;
+        return TPOSEI_ISA_SSE2;
     }
     if (strcmp(name, "avx2") == 0) {
         *k = TPOSE_KERNEL_AVX2_STREAM;
-        return TPOSEI_CPU_AVX2;
+        return TPOSEI_ISA_AVX2;
     }
-    if (strcmp(name, "avx512") == 0) return TPOSEI_CPU_AVX512;
-    if (strcmp(name, "vbmi") == 0) return TPOSEI_CPU_VBMI;
+    if (strcmp(name, "avx512") == 0) return TPOSEI_ISA_AVX512;
+    if (strcmp(name, "vbmi") == 0) return TPOSEI_ISA_VBMI;
     return -1;
+}
+
+/* The second argument: `join-short` takes the joined blocks of large matrices (tune:
+   join_short_max 0) on the small shapes, `groups` walks the aliasing blocks in column groups
+   one block wide on every destination stride (tune: group_rows, group_stride 64), so the
+   shapes cross the groups' edges. Applied after every change of CPU class. */
+static const char *tune_mode = "";
+
+static void emulate(int cls)
+{
+    tposei_tune *t = &tposei_context_store.tune;
+    tposei_emulate(cls);
+    if (strcmp(tune_mode, "join-short") == 0) t->join_short_max = 0;
+    if (strcmp(tune_mode, "groups") == 0) t->group_rows = t->group_stride = 64;
+}
+
+/* The tune table of CPU class `cls` on this CPU, or of the plain rules where this CPU is of
+   that class: "the other CPU family's geometry". */
+static void emulate_other(int cls)
+{
+    emulate(-1);
+    emulate(tposei_cpu_class(&tposei_context_get()->cpu) == (unsigned)cls ? TPOSEI_CLASS_ANY
+                                                                          : cls);
 }
 
 int main(int argc, char **argv)
@@ -345,34 +373,36 @@ int main(int argc, char **argv)
     tpose_kernel k;
     const int feature = argc > 1 ? isa_feature(argv[1], &k) : -1;
     if (feature < 0) {
-        fprintf(stderr, "usage: test_simd sse2|avx2|avx512|vbmi\n");
+        fprintf(stderr, "usage: test_simd sse2|avx2|avx512|vbmi [join-short|groups]\n");
         return 2;
     }
-    if (!tposei_cpu_has(feature)) {
+    if (argc > 2) tune_mode = argv[2];
+    emulate(-1);
+    if (!tposei_cpu_has((unsigned)feature)) {
         printf("test_simd %s: not on this CPU, skipped\n", argv[1]);
         return TT_SKIP;
     }
-    if (feature == TPOSEI_CPU_VBMI) {
+    if (feature == TPOSEI_ISA_VBMI) {
         check_skinny(TPOSE_KERNEL_AVX512);
         check_skinny(TPOSE_KERNEL_AVX512_STREAM);
         check_skinny(TPOSE_KERNEL_AUTO);
-        /* Intel's parts of the tall streaming loop (TPOSEI_SKINNY_PARTS), or the one stream
+        /* Intel's parts of the tall streaming loop (tune: skinny_parts), or the one stream
            where this is Intel */
-        tposei_cpu_cache = tposei_cpu_features() ^ TPOSEI_CPU_INTEL;
+        emulate_other(TPOSEI_CLASS_INTEL);
         check_skinny(TPOSE_KERNEL_AVX512_STREAM);
-        tposei_cpu_cache = 0;
+        emulate(-1);
     } else {
-        check_twins(feature);
+        check_twins((unsigned)feature);
         check_large(k);
         if (k != TPOSE_KERNEL_SSE2) check_dense(k);
         if (k != TPOSE_KERNEL_SSE2) check_one_column(k);
-        if (feature == TPOSEI_CPU_AVX2) { /* the skinny path without VBMI */
+        if (feature == TPOSEI_ISA_AVX2) { /* the skinny path without VBMI */
             check_skinny(k);
             check_skinny((tpose_kernel)(k - 1));
             check_vside(k);
             check_vside((tpose_kernel)(k - 1));
         }
-        if (feature == TPOSEI_CPU_AVX512) {
+        if (feature == TPOSEI_ISA_AVX512) {
             check_tall8(k);
             check_tall8((tpose_kernel)(k - 1));
             check_narrow(k);
@@ -381,36 +411,35 @@ int main(int argc, char **argv)
         }
         if (k != TPOSE_KERNEL_SSE2) check_large((tpose_kernel)(k - 1)); /* the in-cache mode */
     }
-    if (feature == TPOSEI_CPU_AVX512 || feature == TPOSEI_CPU_AVX2) {
-        /* the stream geometry of the other CPU family (TPOSEI_DIRECT_ROWS_ZEN5) */
-        tposei_cpu_cache = tposei_cpu_features() ^ TPOSEI_CPU_ZEN5;
+    if (feature == TPOSEI_ISA_AVX512 || feature == TPOSEI_ISA_AVX2) {
+        /* the stream geometry of the other CPU family (Zen 5's tune rows) */
+        emulate_other(TPOSEI_CLASS_ZEN5);
         check_large(k);
         check_dense(k);
-        if (feature == TPOSEI_CPU_AVX512) check_tall8(k); /* the n x 8 chunk pairs */
-        tposei_cpu_cache ^= TPOSEI_CPU_ZEN5;
-        /* Zen 3's byte blocks (TPOSEI_U8_RUN_ZEN3), or the others' where this is Zen 3 */
-        tposei_cpu_cache = (tposei_cpu_features() & ~TPOSEI_CPU_ZEN5) ^ TPOSEI_CPU_ZEN3;
+        if (feature == TPOSEI_ISA_AVX512) check_tall8(k); /* the n x 8 chunk pairs */
+        /* Zen 3's byte blocks (tune: u8_run), or the others' where this is Zen 3 */
+        emulate_other(TPOSEI_CLASS_ZEN3);
         check_large(k);
         check_dense(k);
-        tposei_cpu_cache = 0;
+        emulate(-1);
     }
-    if (feature == TPOSEI_CPU_AVX512) {
-        /* Intel's tile pairs walked across (TPOSEI_ACROSS_PAIRS), or the others' single tiles
+    if (feature == TPOSEI_ISA_AVX512) {
+        /* Intel's tile pairs walked across (tune: across_pairs), or the others' single tiles
            where this is Intel */
-        tposei_cpu_cache = (tposei_cpu_features() & ~(TPOSEI_CPU_ZEN5 | TPOSEI_CPU_ZEN3)) ^
-                           TPOSEI_CPU_INTEL;
+        emulate_other(TPOSEI_CLASS_INTEL);
         check_large(k);
         check_dense(k);
         check_tall8(k); /* and the n x 8 parts (tposei_rows8_parts) */
-        tposei_cpu_cache = 0;
+        emulate(-1);
     }
-    if (feature == TPOSEI_CPU_AVX512) { /* the byte tiles a CPU without VBMI runs */
-        direct_run = tposei_avx512s_e1;
+    if (feature == TPOSEI_ISA_AVX512) { /* the byte tiles a CPU without VBMI runs */
+        direct_set = &tposei_avx512_sets[1];
         direct_name = " (no VBMI)";
+        direct_walk = TPOSEI_WALK_STREAM;
         check_large(TPOSE_KERNEL_AVX512_STREAM);
-        direct_run = tposei_avx512_e1;
+        direct_walk = TPOSEI_WALK_TILES;
         check_large(TPOSE_KERNEL_AVX512);
-        direct_run = NULL;
+        direct_set = NULL;
     }
     return tt_finish(argv[1]);
 }

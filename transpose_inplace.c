@@ -1,0 +1,2 @@
+#define TPOSE_INPLACE_IMPLEMENTATION
+#include "transpose_inplace.h"
