@@ -1218,7 +1218,8 @@ static size_t tposei_panel_lines(const tposei_pf_panel *pp)
    g->pf_pages a burst that has used up its count runs on to the end of the 4 KiB page it is
    in, and the next bursts are that much shorter (pp->debt), so each page's lines are fetched
    in one burst. */
-static void tposei_panel_step(tposei_pf_panel *pp, const tposei_job *job, const tposei_geom *g,
+TPOSEI_FORCE_INLINE void tposei_panel_step(tposei_pf_panel *pp, const tposei_job *job,
+                                           const tposei_geom *g,
                               size_t n)
 {
     uintptr_t page = 0; /* 4 KiB page of the last prefetch */
@@ -1232,18 +1233,23 @@ static void tposei_panel_step(tposei_pf_panel *pp, const tposei_job *job, const 
     while (pp->rows > 0) {
         const unsigned char *row =
             job->src + (pp->rb + pp->r) * job->src_stride + pp->cb * g->esize;
-        const uintptr_t at = (uintptr_t)(row + pp->o) >> 12;
-        if (n > 0)
-            n--;
-        else if (at != page || pp->debt >= cap)
-            break;
-        else
-            pp->debt++;
-        page = at;
-        TPOSEI_PREFETCH_L2(row + pp->o);
-        pp->o += TPOSEI_CACHE_LINE;
-        if (pp->o < pp->bytes) continue;
-        if (((uintptr_t)(row + pp->bytes - 1) ^ (uintptr_t)(row + pp->o - TPOSEI_CACHE_LINE)) >=
+        size_t o = pp->o; /* in a register through the row's run */
+        for (;;) {
+            const uintptr_t at = (uintptr_t)(row + o) >> 12;
+            if (n > 0) {
+                n--;
+            } else if (at != page || pp->debt >= cap) {
+                pp->o = o;
+                return;
+            } else {
+                pp->debt++;
+            }
+            page = at;
+            TPOSEI_PREFETCH_L2(row + o);
+            o += TPOSEI_CACHE_LINE;
+            if (o >= pp->bytes) break;
+        }
+        if (((uintptr_t)(row + pp->bytes - 1) ^ (uintptr_t)(row + o - TPOSEI_CACHE_LINE)) >=
             TPOSEI_CACHE_LINE) /* not in the line fetched last */
             TPOSEI_PREFETCH_L2(row + pp->bytes - 1);
         pp->o = 0;
@@ -1312,7 +1318,7 @@ static void tposei_pf_advance(tposei_pf *pf, const tposei_job *job, const tposei
 
 /* Fetches the cursor's tile and moves on by one. Tiles narrower than a line share their
    lines: the first tile of each line-wide group fetches the group. */
-static void tposei_pf_tile(tposei_pf *pf, const tposei_job *job, const tposei_geom *g)
+TPOSEI_FORCE_INLINE void tposei_pf_tile(tposei_pf *pf, const tposei_job *job, const tposei_geom *g)
 {
     const size_t tile = g->tile, esize = g->esize;
     const size_t width = tile * esize > TPOSEI_CACHE_LINE ? tile * esize : TPOSEI_CACHE_LINE;
@@ -1359,7 +1365,7 @@ static void tposei_pf_start(tposei_pf *pf, const tposei_job *job, const tposei_g
 }
 
 /* Advances the prefetch cursor by one tile (by its lines, for the panel cursor). */
-static void tposei_pf_step(tposei_pf *pf, const tposei_job *job, const tposei_geom *g)
+TPOSEI_FORCE_INLINE void tposei_pf_step(tposei_pf *pf, const tposei_job *job, const tposei_geom *g)
 {
     const size_t tile = g->tile;
     const size_t lines = tile * ((tile * g->esize + TPOSEI_CACHE_LINE - 1) / TPOSEI_CACHE_LINE);

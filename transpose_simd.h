@@ -424,6 +424,18 @@ TPOSEI_TILE_KERNEL(tposei_u32_8x8_avx2, TPOSEI_AVX2_KERNEL, tposei_avx2_tile, 4)
 TPOSEI_TILE_KERNEL(tposei_u64_4x4_avx2, TPOSEI_AVX2_KERNEL, tposei_avx2_tile, 8)
 TPOSEI_TILE_KERNEL(tposei_u128_2x2_avx2, TPOSEI_AVX2_KERNEL, tposei_avx2_tile, 16)
 
+/* A 32-byte tile inside a larger kernel: the byte network, by far the largest, as a call
+   (one per 1 KiB moved), the others inline. */
+TPOSEI_AVX2_INLINE void tposei_avx2_quad(unsigned char *dst, size_t dst_stride,
+                                         const unsigned char *src, size_t src_stride,
+                                         size_t esize)
+{
+    if (esize == 1)
+        tposei_u8_32x32_avx2(dst, dst_stride, src, src_stride);
+    else
+        tposei_avx2_tile(dst, dst_stride, src, src_stride, esize);
+}
+
 /* Line tiles, 64 bytes of elements a side (n = 64/esize): each destination row of the tile
    is one whole cache line, leaving as two 32-byte non-temporal stores back to back that fill
    one write-combining buffer, so it drains as a full line with no read for ownership.
@@ -610,8 +622,8 @@ TPOSEI_AVX2_INLINE void tposei_avx2_quads(unsigned char *dst, size_t dst_stride,
     unsigned char *const at = (unsigned char *)scratch;
     size_t h, c;
     for (h = 0; h < 2; h++) {
-        tposei_avx2_tile(at, 64, src + 32 * h, src_stride, esize);
-        tposei_avx2_tile(at + 32, 64, src + q * src_stride + 32 * h, src_stride, esize);
+        tposei_avx2_quad(at, 64, src + 32 * h, src_stride, esize);
+        tposei_avx2_quad(at + 32, 64, src + q * src_stride + 32 * h, src_stride, esize);
         TPOSEI_UNROLL
         for (c = 0; c < q; c++)
             tposei_avx2_stream_line(dst + (q * h + c) * dst_stride, scratch[2 * c],
@@ -679,10 +691,10 @@ TPOSEI_AVX2_INLINE void tposei_avx2_part(unsigned char *dst, size_t dst_stride,
         in[2 * r] = in[2 * r + 1] = _mm256_setzero_si256();
         if (r < rows) tposei_copy_row64(a + 64 * r, src + r * src_stride, cols * esize);
     }
-    tposei_avx2_tile(b, 64, a, 64, esize);
-    tposei_avx2_tile(b + 32, 64, a + 64 * q, 64, esize);
-    tposei_avx2_tile(b + 64 * q, 64, a + 32, 64, esize);
-    tposei_avx2_tile(b + 64 * q + 32, 64, a + 64 * q + 32, 64, esize);
+    tposei_avx2_quad(b, 64, a, 64, esize);
+    tposei_avx2_quad(b + 32, 64, a + 64 * q, 64, esize);
+    tposei_avx2_quad(b + 64 * q, 64, a + 32, 64, esize);
+    tposei_avx2_quad(b + 64 * q + 32, 64, a + 64 * q + 32, 64, esize);
     for (r = 0; r < cols; r++) tposei_copy_row64(dst + r * dst_stride, b + 64 * r, rows * esize);
 }
 
@@ -732,8 +744,8 @@ TPOSEI_AVX2_INLINE void tposei_avx2_join(unsigned char *dst, size_t dst_stride,
     size_t h;
     for (h = 0; h < 2; h++) {
         unsigned char *pairs = carry + 128 * q * h + into;
-        tposei_avx2_tile(pairs, 128, src + 32 * h, src_stride, esize);
-        tposei_avx2_tile(pairs + 32, 128, src + q * src_stride + 32 * h, src_stride, esize);
+        tposei_avx2_quad(pairs, 128, src + 32 * h, src_stride, esize);
+        tposei_avx2_quad(pairs + 32, 128, src + q * src_stride + 32 * h, src_stride, esize);
     }
     if (phase != TPOSEI_JOIN_LEAD) tposei_avx2_join_rows(dst, dst_stride, carry, 2 * q, phase);
 }
@@ -805,8 +817,8 @@ TPOSEI_AVX2_INLINE void tposei_avx2_down(unsigned char *dst, size_t dst_stride,
     unsigned char *const at = (unsigned char *)park;
     size_t g, r, t;
     for (g = 0; g < tiles * n; g += q) { /* source rows g.., both halves of a line */
-        tposei_avx2_tile(at + g * esize, w, src + g * src_stride, src_stride, esize);
-        tposei_avx2_tile(at + w * q + g * esize, w, src + g * src_stride + 32, src_stride,
+        tposei_avx2_quad(at + g * esize, w, src + g * src_stride, src_stride, esize);
+        tposei_avx2_quad(at + w * q + g * esize, w, src + g * src_stride + 32, src_stride,
                          esize);
     }
     for (r = 0; r < n; r++)
@@ -976,6 +988,31 @@ TPOSEI_AVX2_INLINE __m256i tposei_skinny16_out(const tposei_skinny16 *t, size_t 
     return acc;
 }
 
+/* Sides of 5-8: every output of the chunk pair out of line, in and out through L1, one copy
+   instead of one in each loop that runs it. */
+TPOSEI_AVX2_KERNEL void tposei_skinny16_outs8(const tposei_skinny16 *t, size_t s,
+                                              const __m256i *in, __m256i *out)
+{
+    size_t m;
+    TPOSEI_UNROLL
+    for (m = 0; m < 8; m++)
+        if (m < s) out[m] = tposei_skinny16_out(t, s, 8, in, m);
+}
+
+/* Every output of the chunk pair in `in` into out[0..s-1]. */
+TPOSEI_AVX2_INLINE void tposei_skinny16_outs(const tposei_skinny16 *t, size_t s, size_t smax,
+                                             const __m256i *in, __m256i *out)
+{
+    size_t m;
+    if (smax > 4) {
+        tposei_skinny16_outs8(t, s, in, out);
+        return;
+    }
+    TPOSEI_UNROLL
+    for (m = 0; m < smax; m++)
+        if (m < s) out[m] = tposei_skinny16_out(t, s, smax, in, m);
+}
+
 /* One 16-byte piece: non-temporal when asked and aligned (movntdq needs 16 bytes). */
 TPOSEI_AVX2_INLINE void tposei_avx2_put16(unsigned char *d, __m128i v, int stream)
 {
@@ -1077,7 +1114,8 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_steps(const tposei_skinny16 *t, const tp
 {
     const size_t esize = job->esize, per = 64 / esize, n = tall ? job->rows : job->cols;
     const size_t ss = job->src_stride, ds = job->dst_stride;
-    __m256i in[TPOSEI_SKINNY16_MAX], first[TPOSEI_SKINNY16_MAX], carry[TPOSEI_SKINNY16_MAX][2];
+    __m256i in[TPOSEI_SKINNY16_MAX], out[TPOSEI_SKINNY16_MAX], first[TPOSEI_SKINNY16_MAX];
+    __m256i carry[TPOSEI_SKINNY16_MAX][2];
     size_t i, h, k, m;
     for (i = 0; i + per <= n; i += per)
         TPOSEI_UNROLL
@@ -1089,11 +1127,11 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_steps(const tposei_skinny16 *t, const tp
                 if (k < s)
                     in[k] = tall ? tposei_avx2_pair(c + 16 * k, c + 16 * (s + k))
                                  : tposei_avx2_load(job->src + k * ss + i * esize + 32 * h);
+            tposei_skinny16_outs(t, s, smax, in, out);
             TPOSEI_UNROLL
             for (m = 0; m < smax; m++) {
-                __m256i v;
+                const __m256i v = out[m];
                 if (m >= s) continue;
-                v = tposei_skinny16_out(t, s, smax, in, m);
                 if (tall && h == 0) {
                     first[m] = v; /* row m's line leaves whole, with the second half */
                 } else if (seams) {
@@ -1121,7 +1159,9 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_strip(const tposei_job *job, int stream,
     tposei_skinny16 t;
     tposei_avx2_seams seams;
     const int tall = tposei_skinny_tall(job);
-    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
+    const size_t n = tall ? job->rows : job->cols;
+    /* short sides up to 4 have a strip each: their side a constant */
+    const size_t s = smax <= 4 ? smax : tall ? job->cols : job->rows;
     tposei_skinny16_tables(&t, s, job->esize, tall);
     tposei_avx2_seams_set(&seams, job, s, tall && stream);
     t.seams = &seams;
@@ -1134,26 +1174,26 @@ TPOSEI_AVX2_INLINE void tposei_skinny16_strip(const tposei_job *job, int stream,
     tposei_skinny_rest(job, tall, n - n % (64 / job->esize), stream);
 }
 
-/* One strip per bucket of short sides: 1-2, 3-4, 5-8. */
+/* One strip per short side up to 4, then one for 5-8 (as the VBMI strips). */
 #define TPOSEI_SKINNY16_STRIP(smax)                                                          \
     TPOSEI_AVX2_KERNEL void tposei_skinny16_strip##smax(const tposei_job *job, int stream)   \
     {                                                                                        \
         tposei_skinny16_strip(job, stream, smax);                                            \
     }
+TPOSEI_SKINNY16_STRIP(1)
 TPOSEI_SKINNY16_STRIP(2)
+TPOSEI_SKINNY16_STRIP(3)
 TPOSEI_SKINNY16_STRIP(4)
 TPOSEI_SKINNY16_STRIP(8)
 #undef TPOSEI_SKINNY16_STRIP
 
 static void tposei_skinny16_run(const tposei_job *job, int stream)
 {
-    const size_t s = tposei_skinny_tall(job) ? job->cols : job->rows;
-    if (s <= 2)
-        tposei_skinny16_strip2(job, stream);
-    else if (s <= 4)
-        tposei_skinny16_strip4(job, stream);
-    else
-        tposei_skinny16_strip8(job, stream);
+    static void (*const strip[9])(const tposei_job *, int) = {
+        NULL, tposei_skinny16_strip1, tposei_skinny16_strip2, tposei_skinny16_strip3,
+        tposei_skinny16_strip4, tposei_skinny16_strip8, tposei_skinny16_strip8,
+        tposei_skinny16_strip8, tposei_skinny16_strip8};
+    strip[tposei_skinny_tall(job) ? job->cols : job->rows](job, stream);
 }
 
 /* Bytes with a short side of 9-31: the 16x16 network of the 32x32 tiles on 16-byte row
@@ -1175,9 +1215,7 @@ TPOSEI_AVX2_INLINE void tposei_rows16_tall(const tposei_job *job, size_t s, size
     size_t i, g, h, k, j;
     tposei_avx2_seams_set(&seams, job, s, stream);
     for (i = 0; i + 64 < n; i += 64)
-        TPOSEI_UNROLL
-        for (g = 0; g < groups; g++)
-            TPOSEI_UNROLL
+        for (g = 0; g < groups; g++) /* one network instance: neither loop unrolled */
             for (h = 0; h < 2; h++) {
                 const unsigned char *src = job->src + (i + 32 * h) * s + 16 * g;
                 TPOSEI_UNROLL
@@ -1262,25 +1300,27 @@ TPOSEI_FORCE_INLINE int tposei_rows16_fits(const tposei_job *job)
            job->rows + job->cols - side >= 4 * 64;
 }
 
-/* The loops for one group and for two, each a function of its own. */
-#define TPOSEI_ROWS16_FN(dir, groups)                                                        \
-    TPOSEI_AVX2_KERNEL void tposei_rows16_##dir##groups(const tposei_job *job, size_t s,     \
-                                                        int stream)                          \
-    {                                                                                        \
-        tposei_rows16_##dir(job, s, groups, stream);                                         \
-    }
-TPOSEI_ROWS16_FN(tall, 1)
-TPOSEI_ROWS16_FN(tall, 2)
-TPOSEI_ROWS16_FN(wide, 1)
-TPOSEI_ROWS16_FN(wide, 2)
-#undef TPOSEI_ROWS16_FN
+/* The wide loops for one group and for two (its vectors in registers), the tall one for
+   either. */
+TPOSEI_AVX2_KERNEL void tposei_rows16_wide1(const tposei_job *job, size_t s, int stream)
+{
+    tposei_rows16_wide(job, s, 1, stream);
+}
+TPOSEI_AVX2_KERNEL void tposei_rows16_wide2(const tposei_job *job, size_t s, int stream)
+{
+    tposei_rows16_wide(job, s, 2, stream);
+}
+TPOSEI_AVX2_KERNEL void tposei_rows16_tall_run(const tposei_job *job, size_t s, int stream)
+{
+    tposei_rows16_tall(job, s, s > 16 ? 2 : 1, stream);
+}
 
 static void tposei_rows16_run(const tposei_job *job, int stream)
 {
     const int tall = job->cols <= TPOSEI_ROWS16_MAX;
     const size_t s = tall ? job->cols : job->rows;
     if (tall)
-        (s > 16 ? tposei_rows16_tall2 : tposei_rows16_tall1)(job, s, stream);
+        tposei_rows16_tall_run(job, s, stream);
     else
         (s > 16 ? tposei_rows16_wide2 : tposei_rows16_wide1)(job, s, stream);
 }
@@ -1332,21 +1372,23 @@ TPOSEI_AVX2_INLINE void tposei_vside_tall(const tposei_job *job, tposei_vside v,
     const size_t n = 16 / v.esize, q = 2 * n, w = v.width, ds = job->dst_stride;
     const size_t total = job->rows / (v.pairs ? 2 : 1); /* network rows */
     tposei_avx2_seams sm;
-    __m256i x[16], first[16], carry[TPOSEI_SEAMS16_ROWS][2];
-    size_t i = 0, g, k;
+    __m256i x[2][16], carry[TPOSEI_SEAMS16_ROWS][2];
+    const __m256i *first = x[0];
+    size_t i = 0, g, h, k;
     tposei_avx2_seams_set(&sm, job, job->cols, stream);
     for (; i + 2 * q <= total; i += 2 * q)
         for (g = 0; g < w / 16; g++) {
             const unsigned char *s = job->src + i * w + 16 * g;
-            tposei_vside_group(first, s, w, v.esize, v.pairs);     /* rows 0..q-1 */
-            tposei_vside_group(x, s + q * w, w, v.esize, v.pairs); /* rows q..2q-1 */
+            for (h = 0; h < 2; h++) /* rows 0..q-1, then q..2q-1: one network instance */
+                tposei_vside_group(x[h], s + h * q * w, w, v.esize, v.pairs);
             TPOSEI_UNROLL
             for (k = 0; k < n; k++) {
                 unsigned char *d = job->dst + (g * n + k) * ds + i * v.esize;
                 if (sm.on)
-                    tposei_avx2_seam(&sm, g * n + k, d, carry[g * n + k], first[k], x[k], i == 0);
+                    tposei_avx2_seam(&sm, g * n + k, d, carry[g * n + k], first[k], x[1][k],
+                                     i == 0);
                 else
-                    tposei_avx2_put_line(d, first[k], x[k], stream);
+                    tposei_avx2_put_line(d, first[k], x[1][k], stream);
             }
         }
     if (sm.on && i > 0) /* the rows' tails after their last streamed lines */
@@ -1435,22 +1477,22 @@ TPOSEI_FORCE_INLINE int tposei_vside_fits(const tposei_job *job)
 }
 
 /* The loops as one function per network element size (its unpacks constants; the width
-   and the pairs run-time). */
-#define TPOSEI_VSIDE_FN(e)                                                                   \
+   and the pairs run-time); bytes and 16-byte elements have no wide geometry. */
+#define TPOSEI_VSIDE_FN(e, wide)                                                             \
     TPOSEI_AVX2_KERNEL void tposei_vside_e##e(const tposei_job *job, tposei_vside v,         \
                                               int tall, int stream)                          \
     {                                                                                        \
         v.esize = e;                                                                         \
-        if (tall)                                                                            \
-            tposei_vside_tall(job, v, stream);                                               \
-        else                                                                                 \
+        if (wide && !tall)                                                                   \
             tposei_vside_wide(job, v, stream);                                               \
+        else                                                                                 \
+            tposei_vside_tall(job, v, stream);                                               \
     }
-TPOSEI_VSIDE_FN(1)
-TPOSEI_VSIDE_FN(2)
-TPOSEI_VSIDE_FN(4)
-TPOSEI_VSIDE_FN(8)
-TPOSEI_VSIDE_FN(16)
+TPOSEI_VSIDE_FN(1, 0)
+TPOSEI_VSIDE_FN(2, 1)
+TPOSEI_VSIDE_FN(4, 1)
+TPOSEI_VSIDE_FN(8, 1)
+TPOSEI_VSIDE_FN(16, 0)
 #undef TPOSEI_VSIDE_FN
 
 static void tposei_vside_run(const tposei_job *job, int stream)
@@ -1732,8 +1774,7 @@ TPOSEI_JOIN_ROW(tposei_join_row_b, TPOSEI_VBMI_INLINE, tposei_join_b)
         const unsigned n = 16 / (esize);                                                     \
         unsigned g, k;                                                                       \
         __m512i x[16];                                                                       \
-        TPOSEI_UNROLL                                                                        \
-        for (g = 0; g < 4; g++) {                                                            \
+        for (g = 0; g < 4; g++) { /* one network instance: the loop is not unrolled */        \
             tposei_avx512_quarter(x, src + g * 16, src_stride, esize);                       \
             TPOSEI_UNROLL                                                                    \
             for (k = 0; k < n; k++)                                                          \
@@ -2142,6 +2183,18 @@ TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, size_t s, si
     }
 }
 
+/* Sides of 5-7 and 9-16: the network out of line, in and out through L1, one copy per
+   bucket instead of one in each loop that runs it (bench/MEASURED.md, "skinny buckets"). */
+#define TPOSEI_SKINNY_CHUNK_FN(smax)                                                         \
+    TPOSEI_VBMI_KERNEL void tposei_skinny_chunk##smax(const tposei_skinny *t, size_t s,      \
+                                                      const __m512i *in, __m512i *out)       \
+    {                                                                                        \
+        tposei_skinny_chunk(t, s, smax, in, out);                                            \
+    }
+TPOSEI_SKINNY_CHUNK_FN(7)
+TPOSEI_SKINNY_CHUNK_FN(16)
+#undef TPOSEI_SKINNY_CHUNK_FN
+
 /* An empty asm on a loaded vector, so the optimiser keeps the load a load: Clang's
    loop-idiom pass turned the tall loop's loads of whole lines, spilled to the stack, into a
    call to memcpy, which TPOSE_NO_STDLIB promises never happens. */
@@ -2152,24 +2205,34 @@ TPOSEI_VBMI_INLINE void tposei_skinny_chunk(const tposei_skinny *t, size_t s, si
    those streams short, bench/MEASURED.md "SEQ_AHEAD") and through the network. The address is
    formed as an integer: it may lie past the end of the source, which a prefetch never faults
    on but pointer arithmetic may not reach. */
+TPOSEI_VBMI_INLINE void tposei_skinny_load(const tposei_skinny *t, const tposei_job *job,
+                                           int tall, size_t i, size_t k, __m512i *in)
+{
+    const unsigned char *p = tall ? job->src + i * job->src_stride + 64 * k
+                                   : job->src + k * job->src_stride + i * job->esize;
+    __builtin_prefetch((const void *)((uintptr_t)p + t->ahead), 0, 3);
+    in[k] = tposei_avx512_load(p);
+    TPOSEI_VEC_OPAQUE(in[k]);
+}
+
 TPOSEI_VBMI_INLINE void tposei_skinny_step(const tposei_skinny *t, const tposei_job *job,
                                            size_t s, size_t smax, int tall, size_t i,
                                            __m512i *out)
 {
-    const size_t ss = job->src_stride, esize = job->esize;
     __m512i in[TPOSEI_SKINNY_MAX];
     size_t k;
-    TPOSEI_UNROLL
-    for (k = 0; k < smax; k++) {
-        const unsigned char *p;
-        if (k >= s) continue;
-        p = tall ? job->src + i * ss + 64 * k : job->src + k * ss + i * esize;
-        __builtin_prefetch((const void *)((uintptr_t)p + t->ahead), 0, 3);
-        in[k] = tposei_avx512_load(p);
-        TPOSEI_VEC_OPAQUE(in[k]);
-    }
+    if (smax == 7 || smax > 8) /* far buckets: their networks run out of line, in L1 */
+        for (k = 0; k < s; k++) tposei_skinny_load(t, job, tall, i, k, in);
+    else
+        TPOSEI_UNROLL
+        for (k = 0; k < smax; k++)
+            if (k < s) tposei_skinny_load(t, job, tall, i, k, in);
     if (smax == 8)
         tposei_skinny8_chunk(t, tall, in, out);
+    else if (smax == 7)
+        tposei_skinny_chunk7(t, s, in, out);
+    else if (smax == 16)
+        tposei_skinny_chunk16(t, s, in, out);
     else
         tposei_skinny_chunk(t, s, smax, in, out);
 }
@@ -2217,6 +2280,21 @@ TPOSEI_AVX512_INLINE void tposei_join_tail(unsigned char *end, __m512i carry)
     _mm512_mask_storeu_epi8(end - 64, ~(~(uint64_t)0 >> m), carry);
 }
 
+/* Output k of the chunk at element i: joined, a whole line non-temporal, or plain. */
+TPOSEI_VBMI_INLINE void tposei_skinny_put(const tposei_job *job, int tall, int stream, int joins,
+                                          size_t i, size_t k, const __m512i *out,
+                                          __m512i *carry)
+{
+    unsigned char *d = tall ? job->dst + k * job->dst_stride + i * job->esize
+                            : job->dst + i * job->dst_stride + 64 * k;
+    if (joins)
+        tposei_join_row_b(d, out[k], &carry[k], i ? TPOSEI_JOIN_BODY : TPOSEI_JOIN_HEAD);
+    else if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0)
+        tposei_avx512_stream(d, out[k]); /* a whole line */
+    else
+        _mm512_storeu_si512((void *)d, out[k]);
+}
+
 /* The skinny loop: whole chunks through the permute network. Tall: source rows i.. are one
    dense run, destination rows are long; wide: the mirror image. With `stream`, the stores
    that cover a whole line are non-temporal, and tall destination rows off lines are joined
@@ -2233,17 +2311,13 @@ TPOSEI_VBMI_INLINE void tposei_skinny_loop(const tposei_skinny *t, const tposei_
     size_t i, k;
     for (i = from; i + per <= n; i += per) {
         tposei_skinny_step(t, job, s, smax, tall, i, out);
-        TPOSEI_UNROLL
-        for (k = 0; k < smax; k++) {
-            unsigned char *d = tall ? job->dst + k * ds + i * esize : job->dst + i * ds + 64 * k;
-            if (k >= s) continue;
-            if (joins)
-                tposei_join_row_b(d, out[k], &carry[k], i ? TPOSEI_JOIN_BODY : TPOSEI_JOIN_HEAD);
-            else if (stream && ((uintptr_t)d & (TPOSEI_CACHE_LINE - 1)) == 0)
-                tposei_avx512_stream(d, out[k]); /* a whole line */
-            else
-                _mm512_storeu_si512((void *)d, out[k]);
-        }
+        if (smax == 7 || smax > 8)
+            for (k = 0; k < s; k++)
+                tposei_skinny_put(job, tall, stream, joins, i, k, out, carry);
+        else
+            TPOSEI_UNROLL
+            for (k = 0; k < smax; k++)
+                if (k < s) tposei_skinny_put(job, tall, stream, joins, i, k, out, carry);
     }
     if (joins) /* the last chunk's bytes past its line */
         for (k = 0; k < s; k++) tposei_join_tail(job->dst + k * ds + i * esize, carry[k]);
@@ -2256,7 +2330,9 @@ TPOSEI_VBMI_INLINE void tposei_skinny_strip(const tposei_job *job, int stream, s
     const tposei_tune *tune = tposei_tune_get();
     tposei_skinny t;
     const int tall = tposei_skinny_tall(job);
-    const size_t s = tall ? job->cols : job->rows, n = tall ? job->rows : job->cols;
+    const size_t n = tall ? job->rows : job->cols;
+    /* short sides up to 4 have a strip each: their side a constant */
+    const size_t s = smax <= 4 ? smax : tall ? job->cols : job->rows;
     const int on_lines = ((uintptr_t)job->dst | job->dst_stride) % TPOSEI_CACHE_LINE == 0;
     tposei_skinny_tables(&t, s, job->esize, tall);
     t.ahead = tune->seq_ahead;
@@ -2273,13 +2349,17 @@ TPOSEI_VBMI_INLINE void tposei_skinny_strip(const tposei_job *job, int stream, s
     tposei_skinny_rest(job, tall, n - n % (64 / job->esize), stream);
 }
 
-/* One strip per bucket of short sides: 1-2, 3-4, 5-7, 8 (the 64-bit network), 9-16. */
+/* One strip per short side up to 4 (a bucket with guarded lanes ran up to 1.5x the
+   instructions there: bench/MEASURED.md, "skinny buckets"), then buckets 5-7, 8 (the 64-bit
+   network) and 9-16. */
 #define TPOSEI_SKINNY_STRIP(smax)                                                            \
     TPOSEI_VBMI_KERNEL void tposei_skinny_strip##smax(const tposei_job *job, int stream)     \
     {                                                                                        \
         tposei_skinny_strip(job, stream, smax);                                              \
     }
+TPOSEI_SKINNY_STRIP(1)
 TPOSEI_SKINNY_STRIP(2)
+TPOSEI_SKINNY_STRIP(3)
 TPOSEI_SKINNY_STRIP(4)
 TPOSEI_SKINNY_STRIP(7)
 TPOSEI_SKINNY_STRIP(8)
@@ -2288,17 +2368,14 @@ TPOSEI_SKINNY_STRIP(16)
 
 static void tposei_skinny_run(const tposei_job *job, int stream)
 {
-    const size_t s = tposei_skinny_tall(job) ? job->cols : job->rows;
-    if (s <= 2)
-        tposei_skinny_strip2(job, stream);
-    else if (s <= 4)
-        tposei_skinny_strip4(job, stream);
-    else if (s < 8)
-        tposei_skinny_strip7(job, stream);
-    else if (s == 8)
-        tposei_skinny_strip8(job, stream);
-    else
-        tposei_skinny_strip16(job, stream);
+    static void (*const strip[17])(const tposei_job *, int) = {
+        NULL,                  tposei_skinny_strip1,  tposei_skinny_strip2,
+        tposei_skinny_strip3,  tposei_skinny_strip4,  tposei_skinny_strip7,
+        tposei_skinny_strip7,  tposei_skinny_strip7,  tposei_skinny_strip8,
+        tposei_skinny_strip16, tposei_skinny_strip16, tposei_skinny_strip16,
+        tposei_skinny_strip16, tposei_skinny_strip16, tposei_skinny_strip16,
+        tposei_skinny_strip16, tposei_skinny_strip16};
+    strip[tposei_skinny_tall(job) ? job->cols : job->rows](job, stream);
 }
 
 /* One output line: non-temporal when asked and the line is whole. */
