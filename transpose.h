@@ -446,10 +446,11 @@ typedef void (*tposei_rows8_fn)(unsigned char *aos, size_t as, unsigned char *co
 /* `tiles` 8x8 tiles of 8-byte elements, tile i from src + i * sstep to dst + i * dstep. */
 typedef void (*tposei_strip8_fn)(unsigned char *dst, size_t ds, const unsigned char *src,
                                  size_t ss, size_t tiles, size_t dstep, size_t sstep);
-/* For each of `rows` rows d = row0 + r * step: the eight 8-byte elements at d + at become
-   those at byte offsets idx[k] from d. */
+/* The in-place rotations' gathers, 8-byte elements: for each of `rows` rows d = row0 +
+   r * step, element jb + k (k < 8) of the row becomes the one fo[jb + k] bytes below it
+   (`down`: above it). */
 typedef void (*tposei_gather8_fn)(unsigned char *row0, ptrdiff_t step, size_t rows,
-                                  const int64_t *idx, size_t at);
+                                  const size_t *fo, size_t jb, int down);
 /* A copy far larger than the caches, streamed past them, fenced. */
 typedef void (*tposei_copy_fn)(unsigned char *dst, const unsigned char *src, size_t bytes);
 

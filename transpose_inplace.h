@@ -1135,6 +1135,8 @@ static void tposei_ip_gcd(unsigned char *a, uint64_t rows, uint64_t cols, uint64
 /* The working matrix is always tall: m = max rows of length n = min. C2R transposes a
    tall input (m x n -> n x m); R2C, its inverse on the transposed shape, a wide one
    (paper Theorems 1 and 2). c = gcd(m, n), a = m / c, b = n / c. */
+struct tposei_ckg_group;
+
 typedef struct tposei_ckg {
     unsigned char *a, *panel, *row, *seen;
     uint64_t *table; /* q (C2R) or q^-1 (R2C): the row permutation, gather form */
@@ -1144,6 +1146,8 @@ typedef struct tposei_ckg {
     uint64_t m_mod_n;
     tposei_div div_m, div_n, div_c, div_b;
     size_t esize, width; /* panel width in elements: one cache line */
+    /* the fine rotation of a group's output rows [i0, i1), per element size */
+    void (*fine)(const struct tposei_ckg_group *g, size_t i0, size_t i1, int down);
 } tposei_ckg;
 
 /* Row shuffle when gcd(m, n) = 1: both gathers are strided, row[j] = row[(base + j step)
@@ -1274,7 +1278,7 @@ static uint64_t tposei_ckg_amount(const tposei_ckg *k, tposei_ckg_pass pass, uin
 /* One group: columns j0 .. j0 + w - 1 of the tall working matrix. */
 typedef struct tposei_ckg_group {
     unsigned char *col;          /* row 0, column j0 */
-    size_t st, w;                /* row stride and group width in bytes / elements */
+    size_t st, w, esize;         /* row stride (bytes), group width, element size */
     size_t z;                    /* columns below z have fine(j) = 0 and stay put */
     uint64_t c0, fmax;           /* coarse amount, largest fine amount */
     size_t fo[TPOSEI_CKG_GROUP]; /* fine(j) * row stride, bytes */
@@ -1287,6 +1291,7 @@ static void tposei_ckg_group_make(const tposei_ckg *k, tposei_ckg_pass pass, uin
     g->col = k->a + j0 * k->esize;
     g->st = (size_t)(k->n * k->esize);
     g->w = w;
+    g->esize = k->esize;
     g->c0 = tposei_ckg_amount(k, pass, j0);
     g->z = w;
     g->fmax = 0;
@@ -1315,23 +1320,6 @@ static void tposei_ckg_prefetch_sub(const unsigned char *p, size_t bytes)
 #define TPOSEI_CKG_TILE_R 8
 #define TPOSEI_CKG_TILE_C 8
 
-/* One whole 8-column tile of the fine rotation for 8-byte elements through the kit's
-   gathers: the eight elements of an output row come from eight rows at the offsets
-   fine(j) * stride + j * 8 (added going up, subtracted going down), one gather per row
-   instead of eight loads and stores (bench/MEASURED.md, "in-place gathers"). Rows go from
-   `first` downwards in memory (up) or upwards (down), as in tposei_ckg_fine_rows. */
-static void tposei_ckg_tile_u64(tposei_gather8_fn gather8, const tposei_ckg_group *g, size_t jb,
-                                unsigned char *first, size_t rows, int down)
-{
-    int64_t idx[8];
-    size_t k;
-    for (k = 0; k < 8; k++) {
-        const int64_t at = (int64_t)((jb + k) * 8), fo = (int64_t)g->fo[jb + k];
-        idx[k] = down ? at - fo : at + fo;
-    }
-    gather8(first, down ? -(ptrdiff_t)g->st : (ptrdiff_t)g->st, rows, idx, jb * 8);
-}
-
 /* Output rows [i0, i1) of the group from rows i + fine(j) (up) or i - fine(j) (down), all
    inside the matrix; down walks the rows backwards. Whole tiles go through `tile8` when
    given (8-byte elements, TPOSEI_CKG_TILE_C == 8), the rest element by element. */
@@ -1348,8 +1336,8 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_rows(const tposei_ckg_group *g, size_t 
                 g->col + (down ? i1 - 1 - ib - ahead - r : i0 + ib + ahead + r) * st, gb);
         for (jb = g->z; jb < g->w; jb += TPOSEI_CKG_TILE_C) {
             const size_t je = tposei_min(jb + TPOSEI_CKG_TILE_C, g->w);
-            if (tile8 && je - jb == 8) {
-                tposei_ckg_tile_u64(tile8, g, jb, first, rows, down);
+            if (tile8 && je - jb == 8) { /* one gather a row (bench/MEASURED.md) */
+                tile8(first, down ? -(ptrdiff_t)st : (ptrdiff_t)st, rows, g->fo, jb, down);
                 continue;
             }
             for (r = 0; r < rows; r++) {
@@ -1380,13 +1368,13 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_body(const tposei_ckg_group *g, size_t 
 /* Fine rotation upwards: A[i][j] = A[(i + fine(j)) mod m][j]. Each column's rows are produced
    top to bottom, each element from a row at or below it that is still unwritten; the first
    fmax sub-rows, which the last rows wrap around to, are saved in k->panel first. */
-TPOSEI_FORCE_INLINE void tposei_ckg_fine_up(const tposei_ckg *k, const tposei_ckg_group *g,
-                                            size_t esize)
+static void tposei_ckg_fine_up(const tposei_ckg *k, const tposei_ckg_group *g)
 {
-    const size_t gb = g->w * esize, st = g->st, fm = (size_t)g->fmax, m = (size_t)k->m;
+    const size_t esize = k->esize, gb = g->w * esize, st = g->st, fm = (size_t)g->fmax;
+    const size_t m = (size_t)k->m;
     size_t i, jj;
     tposei_ip_copy_rows(k->panel, gb, g->col, st, fm, gb);
-    tposei_ckg_fine_body(g, 0, m - fm, 0, esize); /* sources i + fine(j) < m */
+    k->fine(g, 0, m - fm, 0); /* sources i + fine(j) < m */
     for (i = m - fm; i < m; i++) { /* source row s = i + fine(j) wraps to saved row s - m */
         unsigned char *d = g->col + i * st;
         for (jj = g->z; jj < g->w; jj++) {
@@ -1399,13 +1387,13 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_up(const tposei_ckg *k, const tposei_ck
 
 /* Fine rotation downwards: A[i][j] = A[(i - fine(j)) mod m][j], bottom to top; the last
    fmax sub-rows are saved first (saved row r holds row m - fmax + r). */
-TPOSEI_FORCE_INLINE void tposei_ckg_fine_down(const tposei_ckg *k, const tposei_ckg_group *g,
-                                              size_t esize)
+static void tposei_ckg_fine_down(const tposei_ckg *k, const tposei_ckg_group *g)
 {
-    const size_t gb = g->w * esize, st = g->st, fm = (size_t)g->fmax, m = (size_t)k->m;
+    const size_t esize = k->esize, gb = g->w * esize, st = g->st, fm = (size_t)g->fmax;
+    const size_t m = (size_t)k->m;
     size_t i, jj;
     tposei_ip_copy_rows(k->panel, gb, g->col + (m - fm) * st, st, fm, gb);
-    tposei_ckg_fine_body(g, fm, m, 1, esize); /* sources i - fine(j) >= 0 */
+    k->fine(g, fm, m, 1); /* sources i - fine(j) >= 0 */
     for (i = fm; i-- > 0;) {                  /* i - fine(j) < 0 wraps to row m + i - fine(j) */
         unsigned char *d = g->col + i * st;
         for (jj = g->z; jj < g->w; jj++) {
@@ -1466,8 +1454,8 @@ static void tposei_ckg_gather_rows(const tposei_ckg *k, const tposei_ckg_group *
 
 /* One group through one pass: fine and coarse rotation, and the row gather of the
    column shuffle (ROTATE: rows by q after the rotation; UNROTATE: by q^-1 before it). */
-TPOSEI_FORCE_INLINE void tposei_ckg_group_pass(const tposei_ckg *k, tposei_ckg_pass pass,
-                                               const tposei_ckg_group *g, size_t esize)
+static void tposei_ckg_group_pass(const tposei_ckg *k, tposei_ckg_pass pass,
+                                  const tposei_ckg_group *g)
 {
     tposei_ckg_gather x;
     const int up = pass == TPOSEI_CKG_PREROTATE || pass == TPOSEI_CKG_ROTATE;
@@ -1479,18 +1467,18 @@ TPOSEI_FORCE_INLINE void tposei_ckg_group_pass(const tposei_ckg *k, tposei_ckg_p
         x.s1 = 0;
         x.s2 = g->c0;
     }
-    if (up && g->fmax) tposei_ckg_fine_up(k, g, esize);
+    if (up && g->fmax) tposei_ckg_fine_up(k, g);
     if (x.table || tposei_wrap(x.s1, k->m)) tposei_ckg_gather_rows(k, g, &x);
-    if (!up && g->fmax) tposei_ckg_fine_down(k, g, esize);
+    if (!up && g->fmax) tposei_ckg_fine_down(k, g);
 }
 
-TPOSEI_FORCE_INLINE void tposei_ckg_columns(const tposei_ckg *k, tposei_ckg_pass pass, size_t esize)
+static void tposei_ckg_columns(const tposei_ckg *k, tposei_ckg_pass pass)
 {
     tposei_ckg_group g;
     uint64_t j0;
     for (j0 = 0; j0 < k->n; j0 += k->width) {
         tposei_ckg_group_make(k, pass, j0, (size_t)tposei_min(k->width, (size_t)(k->n - j0)), &g);
-        tposei_ckg_group_pass(k, pass, &g, esize);
+        tposei_ckg_group_pass(k, pass, &g);
     }
 }
 
@@ -1512,17 +1500,43 @@ static void tposei_ckg_table(const tposei_ckg *k, int inverse)
     }
 }
 
-TPOSEI_FORCE_INLINE void tposei_ckg_body(const tposei_ckg *k, int c2r, size_t esize)
+/* The element loops of the algorithm, specialised per element size (the micro-kernels:
+   every other step moves whole sub-rows): the row shuffles and the fine rotation. */
+#define TPOSEI_CKG_KERNELS(name, n, gn)                                                        \
+    static void tposei_ckg_shuffles_##name(const tposei_ckg *k, int c2r)                     \
+    {                                                                                        \
+        uint64_t i;                                                                          \
+        for (i = 0; i < k->m; i++)                                                           \
+            if (c2r)                                                                         \
+                tposei_ckg_c2r_shuffle(k, i, n);                                             \
+            else                                                                             \
+                tposei_ckg_r2c_shuffle(k, i, n);                                             \
+    }                                                                                        \
+    static void tposei_ckg_fine_##name(const tposei_ckg_group *g, size_t i0, size_t i1,     \
+                                       int down)                                             \
+    {                                                                                        \
+        tposei_ckg_fine_body(g, i0, i1, down, gn);                                           \
+    }
+TPOSEI_CKG_KERNELS(e1, 1, 1)
+TPOSEI_CKG_KERNELS(e2, 2, 2)
+TPOSEI_CKG_KERNELS(e4, 4, 4)
+TPOSEI_CKG_KERNELS(e8, 8, 8)
+TPOSEI_CKG_KERNELS(e16, 16, 16)
+TPOSEI_CKG_KERNELS(any, k->esize, g->esize)
+#undef TPOSEI_CKG_KERNELS
+
+/* C2R (rows > cols): prerotate, shuffle rows, rotate and gather; R2C the inverse order. */
+static void tposei_ckg_body(const tposei_ckg *k, int c2r,
+                            void (*shuffles)(const tposei_ckg *k, int c2r))
 {
-    uint64_t i;
     if (c2r) {
-        if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_PREROTATE, esize);
-        for (i = 0; i < k->m; i++) tposei_ckg_c2r_shuffle(k, i, esize);
-        tposei_ckg_columns(k, TPOSEI_CKG_ROTATE, esize); /* column shuffle = p_j, then q */
+        if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_PREROTATE);
+        shuffles(k, 1);
+        tposei_ckg_columns(k, TPOSEI_CKG_ROTATE); /* column shuffle = p_j, then q */
     } else {
-        tposei_ckg_columns(k, TPOSEI_CKG_UNROTATE, esize); /* q^-1, then p_j^-1 */
-        for (i = 0; i < k->m; i++) tposei_ckg_r2c_shuffle(k, i, esize);
-        if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_POSTROTATE, esize);
+        tposei_ckg_columns(k, TPOSEI_CKG_UNROTATE); /* q^-1, then p_j^-1 */
+        shuffles(k, 0);
+        if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_POSTROTATE);
     }
 }
 
@@ -1551,9 +1565,20 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
     k.row = part[2];
     k.seen = part[3];
     tposei_ckg_table(&k, !c2r);
-#define TPOSEI_CKG_RUN_AT(n) tposei_ckg_body(&k, c2r, n)
-    TPOSEI_IP_BY_SIZE(esize, TPOSEI_CKG_RUN_AT)
-#undef TPOSEI_CKG_RUN_AT
+    switch (esize) {
+    case 1: k.fine = tposei_ckg_fine_e1; tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e1); break;
+    case 2: k.fine = tposei_ckg_fine_e2; tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e2); break;
+    case 4: k.fine = tposei_ckg_fine_e4; tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e4); break;
+    case 8: k.fine = tposei_ckg_fine_e8; tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e8); break;
+    case 16:
+        k.fine = tposei_ckg_fine_e16;
+        tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e16);
+        break;
+    default:
+        k.fine = tposei_ckg_fine_any;
+        tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_any);
+        break;
+    }
 }
 
 /* ---- dispatch -------------------------------------------------------------------------- */

@@ -3034,16 +3034,21 @@ TPOSEI_AVX512_KERNEL void tposei_stream_copy_avx512(unsigned char *dst, const un
     tposei_stream_fence();
 }
 
-/* Each of `rows` rows d = row0 + r * step: the 64 bytes at d + at become the eight 8-byte
-   elements at byte offsets idx[k] from d, one gather a row (the in-place rotations). */
+/* tposei_gather8_fn: one gather a row, its offsets (j * 8 -/+ fine(j) * stride) built once
+   in a register (the in-place rotations). */
 TPOSEI_AVX512_KERNEL void tposei_gather8_avx512(unsigned char *row0, ptrdiff_t step, size_t rows,
-                                                const int64_t *idx, size_t at)
+                                                const size_t *fo, size_t jb, int down)
 {
-    const __m512i offsets = _mm512_loadu_si512((const void *)idx);
+    const __m512i at = _mm512_add_epi64(_mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56),
+                                        _mm512_set1_epi64((long long)(jb * 8)));
+    const __m512i f = sizeof(size_t) == 8
+                          ? _mm512_loadu_si512((const void *)(fo + jb))
+                          : _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(fo + jb)));
+    const __m512i idx = down ? _mm512_sub_epi64(at, f) : _mm512_add_epi64(at, f);
     size_t r;
     for (r = 0; r < rows; r++) {
         unsigned char *d = row0 + (ptrdiff_t)r * step;
-        _mm512_storeu_si512((void *)(d + at), _mm512_i64gather_epi64(offsets, (void *)d, 1));
+        _mm512_storeu_si512((void *)(d + jb * 8), _mm512_i64gather_epi64(idx, (void *)d, 1));
     }
 }
 

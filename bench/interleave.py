@@ -8,6 +8,7 @@ and for each binary after the first the median of its per-round quotient against
 so that quotient cancels the slow and fast phases that widen each binary's own range.
 
 usage: bench/interleave.py ROUNDS BIN[:KERNEL][@ARGS] ... -- "ROWS COLS ESIZE" ...
+  (BIN may be tpose-bench-inplace too: its row for the shape, the first direction)
   (words after ESIZE, such as a target, are printed with the shape and otherwise ignored)
   BIN     a tpose-bench binary (a build of another commit, or of an experiment)
   KERNEL  the kernel to time (default auto)
@@ -30,14 +31,21 @@ def parse_binary(spec):
 
 
 def ratio(binary, shape):
+    """One run: the ratio to memcpy and the kernel (or in-place path) of the row for the
+    shape, found by the table's own header, so tpose-bench and tpose-bench-inplace both
+    work."""
     path, kernel, extra = binary
     rows, cols, esize = shape.split()[:3]
-    cmd = [path, "-r", rows, "-c", cols, "-e", esize, "-k", kernel,
+    cmd = [path, "-r", rows, "-c", cols, "-e", esize,
            "-n", os.environ.get("REPS", "3"), "-m", os.environ.get("MIB", "512")] + extra
-    last = subprocess.run(cmd, capture_output=True, text=True,
-                          check=True).stdout.strip().splitlines()[-1]
-    cells = [c.strip() for c in last.split("|")]
-    return float(cells[-2]), cells[3]  # ratio to memcpy, kernel name
+    if "inplace" not in os.path.basename(path):
+        cmd += ["-k", kernel]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()
+    table = [[c.strip() for c in line.split("|")[1:-1]] for line in out if line.startswith("|")]
+    head = table[0]
+    at, name = head.index("ratio to memcpy"), head.index("kernel" if "kernel" in head else "path")
+    row = next(r for r in table[2:] if r[0] == f"{rows}x{cols}")
+    return float(row[at]), row[name]
 
 
 def main(argv):
