@@ -17,11 +17,49 @@
             shared by the pool: the stores alone from memory; bench_common.h)
             -L SRC_LD  -D DST_LD (leading dimensions in elements, default dense: the cost of
             a stride class; memcpy still copies rows * cols * esize bytes, and the other
-            libraries run only on dense matrices)  -h */
+            libraries run only on dense matrices)  -C (CSV on stdout instead of the
+            markdown table, the preamble on stderr; bench/plot.py draws it)  -h
+   The default markdown output is parsed by bench/interleave.py, targets.sh and rects.sh:
+   its format does not change. */
 #include "bench_common.h"
 #include <unistd.h>
 
 #include "transpose.h" /* the implementation is linked in (transpose.c) */
+
+/* -C: one CSV line per measurement (CSV_HEADER) instead of a markdown row, so results can be
+   collected and plotted without parsing the table. */
+static int csv_output = 0;
+
+#define CSV_HEADER "shape,rows,cols,esize,kernel,gbps,ticks_per_elem,ratio_to_memcpy\n"
+
+/* One result row, markdown or CSV. name: a kernel or peer library; picked: AUTO's kernel
+   (markdown "auto (picked)", CSV "auto:picked") or NULL; failure: NULL, or why there is no
+   measurement ("failed", "wrong": CSV leaves the numbers empty and says why on stderr). */
+static void print_row(size_t rows, size_t cols, size_t esize, const char *name,
+                      const char *picked, double gbps, double ticks, double ratio,
+                      const char *failure)
+{
+    char label[64];
+    if (picked)
+        snprintf(label, sizeof label, csv_output ? "%s:%s" : "%s (%s)", name, picked);
+    else
+        snprintf(label, sizeof label, "%s", name);
+    if (csv_output && failure) {
+        printf("%zux%zu,%zu,%zu,%zu,%s,,,\n", rows, cols, rows, cols, esize, label);
+        fprintf(stderr, "tpose-bench: %s %s on %zux%zu, esize %zu\n", label, failure, rows,
+                cols, esize);
+    } else if (csv_output) {
+        printf("%zux%zu,%zu,%zu,%zu,%s,%.3f,%.4f,%.4f\n", rows, cols, rows, cols, esize, label,
+               gbps, ticks, ratio);
+    } else if (failure) {
+        printf("| %zux%zu | %zu | %s | %s | | |\n", rows, cols, esize, label, failure);
+    } else {
+        printf("| %zux%zu | %zu | %s | %.2f | %.3f | %.2f |\n", rows, cols, esize, label, gbps,
+               ticks, ratio);
+    }
+    fflush(stdout);
+}
+
 #include "bench_peers.h"
 
 #define MAX_LIST 16
@@ -58,6 +96,10 @@ static int transpose_pass(const tb_pool *pool, void *arg)
 
 static void print_header(void)
 {
+    if (csv_output) {
+        fputs(CSV_HEADER, stdout);
+        return;
+    }
     printf("| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy |\n");
     printf("|---|---:|---|---:|---:|---:|\n");
 }
@@ -66,21 +108,19 @@ static void run_kernel(const tb_pool *pool, pass_ctx *ctx, int reps)
 {
     const size_t bytes = ctx->rows * ctx->cols * ctx->esize;
     const double elems = (double)ctx->rows * (double)ctx->cols * (double)pool->count;
-    char name[48];
+    const char *picked =
+        ctx->kernel == TPOSE_KERNEL_AUTO
+            ? tpose_kernel_name(tpose_kernel_auto(ctx->rows, ctx->cols, ctx->esize))
+            : NULL;
     tb_result res;
-    if (ctx->kernel == TPOSE_KERNEL_AUTO)
-        snprintf(name, sizeof name, "auto (%s)",
-                 tpose_kernel_name(tpose_kernel_auto(ctx->rows, ctx->cols, ctx->esize)));
-    else
-        snprintf(name, sizeof name, "%s", tpose_kernel_name(ctx->kernel));
     if (tb_measure(pool, bytes, transpose_pass, ctx, reps, &res) != 0) {
-        printf("| %zux%zu | %zu | %s | failed | | |\n", ctx->rows, ctx->cols, ctx->esize, name);
+        print_row(ctx->rows, ctx->cols, ctx->esize, tpose_kernel_name(ctx->kernel), picked, 0,
+                  0, 0, "failed");
         return;
     }
-    printf("| %zux%zu | %zu | %s | %.2f | %.3f | %.2f |\n", ctx->rows, ctx->cols, ctx->esize,
-           name, 2.0 * (double)bytes * (double)pool->count / res.op_seconds * 1e-9,
-           res.op_ticks / elems, res.memcpy_seconds / res.op_seconds);
-    fflush(stdout);
+    print_row(ctx->rows, ctx->cols, ctx->esize, tpose_kernel_name(ctx->kernel), picked,
+              2.0 * (double)bytes * (double)pool->count / res.op_seconds * 1e-9,
+              res.op_ticks / elems, res.memcpy_seconds / res.op_seconds, NULL);
 }
 
 /* Every selected kernel on one shape. Cache-resident shapes (a pair under 2 MiB) use one
@@ -167,7 +207,7 @@ static int parse_options(options *o, int argc, char **argv)
     int c;
     memset(o, 0, sizeof *o);
     o->reps = 5;
-    while ((c = getopt(argc, argv, "r:c:e:k:n:m:L:D:HSh")) != -1) {
+    while ((c = getopt(argc, argv, "r:c:e:k:n:m:L:D:HSCh")) != -1) {
         switch (c) {
         case 'r': o->rows = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': o->cols = (size_t)strtoull(optarg, NULL, 10); break;
@@ -180,6 +220,7 @@ static int parse_options(options *o, int argc, char **argv)
         case 'n': o->reps = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
         case 'H': tb_huge_pages = 1; break;
         case 'S': tb_shared_source = 1; break;
+        case 'C': csv_output = 1; break;
         case 'L': o->src_ld = (size_t)strtoull(optarg, NULL, 10); break;
         case 'D': o->dst_ld = (size_t)strtoull(optarg, NULL, 10); break;
         case 'm':
@@ -202,20 +243,23 @@ static int parse_options(options *o, int argc, char **argv)
 int main(int argc, char **argv)
 {
     options o;
+    FILE *pre;
     int e;
     if (parse_options(&o, argc, argv)) {
         fprintf(stderr, "usage: tpose-bench [-r ROWS] [-c COLS] [-e ESIZE,..] [-k KERNEL,..] "
-                        "[-n REPS] [-m MIB] [-L SRC_LD] [-D DST_LD] [-H] [-S]\n");
+                        "[-n REPS] [-m MIB] [-L SRC_LD] [-D DST_LD] [-H] [-S] [-C]\n");
         return 2;
     }
-    printf("tpose-bench: one thread, median of %d passes; ratio = memcpy time / kernel time; "
-           "%s pages%s",
-           o.reps, tb_huge_pages ? "2 MiB" : "4 KiB",
-           tb_shared_source ? "; one source shared by every pair (-S)" : "");
+    pre = csv_output ? stderr : stdout; /* under -C stdout holds the CSV alone */
+    fprintf(pre,
+            "tpose-bench: one thread, median of %d passes; ratio = memcpy time / kernel time; "
+            "%s pages%s",
+            o.reps, tb_huge_pages ? "2 MiB" : "4 KiB",
+            tb_shared_source ? "; one source shared by every pair (-S)" : "");
     if (o.src_ld || o.dst_ld)
-        printf("; leading dimensions: source %zu, destination %zu elements",
-               o.src_ld ? o.src_ld : o.cols, o.dst_ld ? o.dst_ld : o.rows);
-    printf("\n\n");
+        fprintf(pre, "; leading dimensions: source %zu, destination %zu elements",
+                o.src_ld ? o.src_ld : o.cols, o.dst_ld ? o.dst_ld : o.rows);
+    fprintf(pre, csv_output ? "\n" : "\n\n");
     print_header();
     for (e = 0; e < o.n_esizes; e++) {
         if (o.rows)

@@ -93,8 +93,8 @@ static int peer_pass_run(const tb_pool *pool, void *arg)
     return 0;
 }
 
-/* Times one peer on the pool and prints a row like run_kernel's; "wrong" when its output
-   on the first pair differs from tpose_matrix's. */
+/* Times one peer on the pool and prints a row like run_kernel's (print_row, bench.c:
+   markdown or CSV); "wrong" when its output on the first pair differs from tpose_matrix's. */
 static void peer_run(const tb_pool *pool, const char *name, peer_fn fn, peer_ctx ctx, int reps)
 {
     const size_t bytes = ctx.rows * ctx.cols * ctx.esize;
@@ -109,14 +109,13 @@ static void peer_run(const tb_pool *pool, const char *name, peer_fn fn, peer_ctx
     wrong = fn(&ctx, pool->dst[0], pool->src[0]) != 0 || memcmp(want, pool->dst[0], bytes);
     free(want);
     if (wrong || tb_measure(pool, bytes, peer_pass_run, &pass, reps, &res) != 0) {
-        printf("| %zux%zu | %zu | %s | %s | | |\n", ctx.rows, ctx.cols, ctx.esize, name,
-               wrong ? "wrong" : "failed");
+        print_row(ctx.rows, ctx.cols, ctx.esize, name, NULL, 0, 0, 0,
+                  wrong ? "wrong" : "failed");
         return;
     }
-    printf("| %zux%zu | %zu | %s | %.2f | %.3f | %.2f |\n", ctx.rows, ctx.cols, ctx.esize, name,
-           2.0 * (double)bytes * (double)pool->count / res.op_seconds * 1e-9,
-           res.op_ticks / elems, res.memcpy_seconds / res.op_seconds);
-    fflush(stdout);
+    print_row(ctx.rows, ctx.cols, ctx.esize, name, NULL,
+              2.0 * (double)bytes * (double)pool->count / res.op_seconds * 1e-9,
+              res.op_ticks / elems, res.memcpy_seconds / res.op_seconds, NULL);
 }
 
 #endif
