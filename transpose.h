@@ -683,33 +683,33 @@ enum { TPOSEI_PAIR_ALWAYS, TPOSEI_PAIR_ACROSS, TPOSEI_PAIR_DOWN4 };
    crowd it (tposei_spread). */
 typedef struct tposei_kset {
     unsigned isa;           /* TPOSEI_ISA_* the CPU needs for this set */
+    unsigned join_b_isa;    /* what join_b needs beyond `isa` */
     size_t esize;
     size_t tile;            /* edge of `tile_fn` in elements */
     tposei_tile_fn tile_fn; /* plain stores: the in-cache walk and the L1 buffer */
     tposei_part_fn part;    /* the in-cache walk's corners; NULL: the scalar edge routine */
     /* streaming straight from registers: line tiles, 64 bytes a side */
     size_t line;                  /* their edge in elements; 0: no line tiles */
-    size_t spread_sets;           /* L1 sets that make a tile's rows "spread"; 0: the rule */
     tposei_tile_fn nt[2];         /* whole destination lines, non-temporal */
     tposei_join_fn join_w[2];     /* rows off lines at even offsets */
     tposei_join_fn join_b[2];     /* at any offset */
-    unsigned join_b_isa;          /* what join_b needs beyond `isa` */
     tposei_join_fn join_whole;    /* the whole-width walk's joins (tune: u8_join_whole) */
     tposei_part_fn line_part;     /* corners of the line tiles */
     tposei_tile_fn pair[2];       /* pair_tiles tiles down a column, blocks walked down */
     size_t pair_tiles;
-    unsigned pair_when;           /* TPOSEI_PAIR_* */
     tposei_tile_fn column;        /* matrices one tile column wide: column_tiles at once */
     size_t column_tiles;
     tposei_pipe_fn pipe;          /* pipelined pairs (tune: u8_pipe) */
-    int carries;                  /* TPOSEI_CARRY_* of the joins */
     tposei_seam_fn seam;          /* with TPOSEI_CARRY_SEAMS */
     tposei_head_fn seam_head;
     tposei_row_fn stream_row;     /* buffered rows */
     void (*fence)(void);          /* orders the non-temporal stores; once per call */
+    tposei_strips_fn strips;      /* the ISA's skinny family, tried first; NULL: none */
+    unsigned pair_when;           /* TPOSEI_PAIR_* */
+    int carries;                  /* TPOSEI_CARRY_* of the joins */
+    int quarter;                  /* "spread" by the VBMI bytes' rule (tune: quarter_sets) */
     int small_buffered;           /* a side under `line`: the L1 buffer with tile_fn */
     int dense;                    /* dense short destination rows off lines: the dense walk */
-    tposei_strips_fn strips;      /* the ISA's skinny family, tried first; NULL: none */
 } tposei_kset;
 
 /* One tpose_kernel: its kernel sets (a NULL-terminated list, the first whose esize matches
@@ -968,7 +968,7 @@ static size_t tposei_block_edge(size_t esize)
 {
     switch (esize) {
     case 1: return 64;
-    case 2: return 32;
+    case 2:
     case 4: return 32;
     case 8: return 16;
     case 16: return 8;
@@ -1631,7 +1631,7 @@ static void tposei_walk(const tposei_job *job, const tposei_geom *g, unsigned ch
    for sets with `quarter` the VBMI bytes' (tune: quarter_sets). */
 static int tposei_spread(const tposei_job *job, const tposei_kset *k, const tposei_tune *t)
 {
-    if (k->spread_sets) return tposei_l1_sets(job->src_stride, 64) >= t->quarter_sets;
+    if (k->quarter) return tposei_l1_sets(job->src_stride, 64) >= t->quarter_sets;
     return tposei_pf_fits_l1(job->src_stride, k->line);
 }
 
@@ -1936,8 +1936,8 @@ static const tposei_kset *tposei_set_for(const tposei_family *f, size_t esize)
 /* The portable kernel sets: SWAR tiles for 1, 2 and 4-byte elements (wider ones already move
    a word per element, so SWAR is the prefetching scalar walk there). */
 #define TPOSEI_SWAR_SET(e, n, fn)                                                           \
-    {0, e, n, fn, NULL, 0, 0, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0, NULL, NULL,       \
-     {NULL, NULL}, 0, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, 0, NULL}
+    {0, 0, e, n, fn, NULL, 0, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL, NULL,          \
+     {NULL, NULL}, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0}
 static const tposei_kset tposei_swar_sets[] = {TPOSEI_SWAR_SET(1, 8, tposei_u8_8x8_swar),
                                                TPOSEI_SWAR_SET(2, 4, tposei_u16_4x4_swar),
                                                TPOSEI_SWAR_SET(4, 2, tposei_u32_2x2_swar)};

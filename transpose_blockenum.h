@@ -8,7 +8,7 @@
      functions are here so that tests can prove every inverse exact.
 
      Source of every formula: the GPU block-enumeration transposition paper this library
-     follows for its CUDA kernels (see README, "CUDA"); "Sect." and "eq." numbers below are
+     follows for its CUDA kernels (see docs/cuda.md); "Sect." and "eq." numbers below are
      that paper's.
 
    How to include

@@ -4,18 +4,25 @@
        #define TPOSE_IMPLEMENTATION
        #include "transpose_inplace.h"
    in exactly ONE C or C++ file of your program (it includes transpose.h and emits both
-   implementations there); every other file just includes "transpose_inplace.h".
-   `#define TPOSE_STATIC` before the include makes every function static in that
-   translation unit instead, as for transpose.h.
+   implementations there); every other file just includes "transpose_inplace.h". A program
+   whose transpose.c already holds transpose.h's implementation adds a file with
+       #define TPOSE_INPLACE_IMPLEMENTATION
+       #include "transpose_inplace.h"
+   instead (the two-line transpose_inplace.c), which emits only this header's. `#define
+   TPOSE_STATIC` before the include makes every function static in that translation unit,
+   as for transpose.h.
 
    CONFIGURATION: the macros of transpose.h (TPOSE_STATIC, TPOSE_API, TPOSE_NO_SIMD,
-   TPOSE_NO_STDLIB, TPOSE_MALLOC / TPOSE_FREE, TPOSE_ASSERT) and nothing else.
+   TPOSE_NO_STDLIB, TPOSE_MALLOC / TPOSE_FREE, TPOSE_ASSERT), and:
 
-   | macro               | default       | effect here                                         |
-   |---------------------|---------------|-----------------------------------------------------|
-   | TPOSE_NO_STDLIB     | undefined     | no memcpy/memmove/memset/malloc; work == NULL then  |
-   |                     |               | always takes the O(1)-memory path                   |
-   | TPOSE_MALLOC / FREE | malloc / free | the only allocation: tpose_inplace(work == NULL)    |
+   | macro                        | default       | effect here                                |
+   |------------------------------|---------------|--------------------------------------------|
+   | TPOSE_INPLACE_IMPLEMENTATION | undefined     | this header's implementation alone         |
+   | TPOSE_INPLACE_STACK_BYTES    | 16384         | stack bytes for the tile and carry buffers |
+   |                              |               | (at least 1024; a quarter for carries)     |
+   | TPOSE_NO_STDLIB              | undefined     | no memcpy/memmove/memset/malloc; work ==   |
+   |                              |               | NULL then takes the O(1)-memory path       |
+   | TPOSE_MALLOC / FREE          | malloc / free | the only allocation: work == NULL          |
 
    API (sizes size_t; row-major; esize = bytes per element, any value >= 1)
 
@@ -33,7 +40,7 @@
        The permutation cycles of one shape recorded once in caller memory, then applied to
        any number of matrices of that shape, each element moved once.
 
-   ALGORITHMS (chosen by shape, README.md has the measurements)
+   ALGORITHMS (chosen by shape; docs/inplace.md has the measurements)
 
    | shape                               | algorithm                                          |
    |-------------------------------------|----------------------------------------------------|
@@ -52,7 +59,7 @@
    |                                     | (cache lines or more) where the shape allows       |
 
    SECTIONS (grep for the marker)
-       >>config >>portability >>kernels-scalar >>kernels-avx2 >>drivers >>api
+       >>config >>portability >>kernels-scalar >>drivers >>api
    (no >>cpu or >>table: CPU detection and the tile kernels are transpose.h's; the square
    path takes its register tile pairs from tposei_kit, which honours tpose_kernel_limit)
 
@@ -856,7 +863,7 @@ static void tposei_ip_slots(unsigned char *a, uint64_t big, int tall, unsigned c
         } else {
             unsigned char *rows[S];
             for (c = 0; c < S; c++) rows[c] = addr[op->dest[c]];
-            tposei_slot_region(a + op->a * S * slot, rows, q, !tall);
+            tposei_slot_region(a + (size_t)op->a * S * slot, rows, q, !tall);
         }
     }
 }
@@ -884,7 +891,7 @@ typedef struct tposei_ip_plan {
 } tposei_ip_plan;
 
 #define TPOSEI_IP_SKINNY_MAX   32
-#define TPOSEI_IP_SKINNY_CHUNK 4096 /* page-sized chunks: fastest measured (README.md) */
+#define TPOSEI_IP_SKINNY_CHUNK 4096 /* page-sized chunks: fastest measured (docs/inplace.md) */
 
 /* *out = x * y (+ z), 0 on size_t overflow. */
 static int tposei_ip_mul_add(size_t x, size_t y, size_t z, size_t *out)
@@ -1544,6 +1551,7 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
                           unsigned char *part[TPOSEI_IP_PARTS])
 {
     tposei_ckg k;
+    void (*shuffles)(const tposei_ckg *k, int c2r);
     const int c2r = rows > cols;
     k.a = a;
     k.m = c2r ? rows : cols;
@@ -1564,21 +1572,16 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
     k.table = (uint64_t *)(void *)part[1];
     k.row = part[2];
     k.seen = part[3];
-    tposei_ckg_table(&k, !c2r);
     switch (esize) {
-    case 1: k.fine = tposei_ckg_fine_e1; tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e1); break;
-    case 2: k.fine = tposei_ckg_fine_e2; tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e2); break;
-    case 4: k.fine = tposei_ckg_fine_e4; tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e4); break;
-    case 8: k.fine = tposei_ckg_fine_e8; tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e8); break;
-    case 16:
-        k.fine = tposei_ckg_fine_e16;
-        tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_e16);
-        break;
-    default:
-        k.fine = tposei_ckg_fine_any;
-        tposei_ckg_body(&k, c2r, tposei_ckg_shuffles_any);
-        break;
+    case 1: k.fine = tposei_ckg_fine_e1; shuffles = tposei_ckg_shuffles_e1; break;
+    case 2: k.fine = tposei_ckg_fine_e2; shuffles = tposei_ckg_shuffles_e2; break;
+    case 4: k.fine = tposei_ckg_fine_e4; shuffles = tposei_ckg_shuffles_e4; break;
+    case 8: k.fine = tposei_ckg_fine_e8; shuffles = tposei_ckg_shuffles_e8; break;
+    case 16: k.fine = tposei_ckg_fine_e16; shuffles = tposei_ckg_shuffles_e16; break;
+    default: k.fine = tposei_ckg_fine_any; shuffles = tposei_ckg_shuffles_any; break;
     }
+    tposei_ckg_table(&k, !c2r);
+    tposei_ckg_body(&k, c2r, shuffles);
 }
 
 /* ---- dispatch -------------------------------------------------------------------------- */
@@ -1628,12 +1631,12 @@ static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t
         pl->path != TPOSEI_IP_SKINNY && pl->path != TPOSEI_IP_SLOTS
             ? 0
             : tposei_ip_skinny_div(pl->big, esize, TPOSEI_IP_CARRY_BYTES / (pl->small * esize), 0);
-    if (t) {
+    if (t) { /* t divides the long side: no tail, so `carry` stands for the tail buffer */
         if (rows > cols)
-            tposei_ip_skinny_tall(a, pl->big, pl->small, t, esize, carry, NULL,
+            tposei_ip_skinny_tall(a, pl->big, pl->small, t, esize, carry, carry,
                                   TPOSEI_IP_CARRY_BYTES, NULL);
         else
-            tposei_ip_skinny_wide(a, pl->big, pl->small, t, esize, carry, NULL,
+            tposei_ip_skinny_wide(a, pl->big, pl->small, t, esize, carry, carry,
                                   TPOSEI_IP_CARRY_BYTES, NULL);
         return;
     }

@@ -213,8 +213,8 @@ TPOSEI_SSE2_INLINE __m128i tposei_sse2_hi(__m128i a, __m128i b, size_t esize)
    index into each other, so row j ends up holding column j. */
 TPOSEI_SSE2_INLINE void tposei_sse2_net(__m128i *x, size_t esize)
 {
-    const unsigned n = (unsigned)(16 / esize), h = n / 2;
-    unsigned s, i;
+    const size_t n = 16 / esize, h = n / 2;
+    size_t s, i;
     __m128i y[16];
     TPOSEI_UNROLL
     for (s = 1; s < n; s *= 2) {
@@ -233,8 +233,8 @@ TPOSEI_SSE2_INLINE void tposei_sse2_tile(unsigned char *dst, size_t dst_stride,
                                          const unsigned char *src, size_t src_stride,
                                          size_t esize)
 {
-    const unsigned n = (unsigned)(16 / esize);
-    unsigned k;
+    const size_t n = 16 / esize;
+    size_t k;
     __m128i x[16];
     TPOSEI_UNROLL
     for (k = 0; k < n; k++) x[k] = _mm_loadu_si128((const __m128i *)(const void *)(src + k * src_stride));
@@ -314,8 +314,8 @@ TPOSEI_AVX2_INLINE void tposei_avx2_store(unsigned char *p, __m256i v)
 /* tposei_sse2_net in both 128-bit lanes at once. */
 TPOSEI_AVX2_INLINE void tposei_avx2_net(__m256i *x, size_t esize)
 {
-    const unsigned n = (unsigned)(16 / esize), h = n / 2;
-    unsigned s, i;
+    const size_t n = 16 / esize, h = n / 2;
+    size_t s, i;
     __m256i y[16];
     TPOSEI_UNROLL
     for (s = 1; s < n; s *= 2) {
@@ -336,8 +336,8 @@ TPOSEI_AVX2_INLINE void tposei_avx2_tile(unsigned char *dst, size_t dst_stride,
                                          const unsigned char *src, size_t src_stride,
                                          size_t esize)
 {
-    const unsigned n = (unsigned)(16 / esize);
-    unsigned g, k;
+    const size_t n = 16 / esize;
+    size_t g, k;
     __m256i x[16];
     TPOSEI_UNROLL
     for (g = 0; g < 2; g++) {
@@ -374,12 +374,12 @@ static const unsigned char tposei_avx2_odd[4][32] = {TPOSEI_O32(1), TPOSEI_O32(2
 #undef TPOSEI_O32
 
 /* One in-lane level over all 16 row pairs (i, i + g). */
-TPOSEI_AVX2_INLINE void tposei_avx2_level(__m256i *x, unsigned lvl)
+TPOSEI_AVX2_INLINE void tposei_avx2_level(__m256i *x, size_t lvl)
 {
-    const unsigned g = 1u << lvl;
+    const size_t g = (size_t)1 << lvl;
     const __m256i swap = tposei_avx2_load(tposei_avx2_swap[lvl]);
     const __m256i odd = tposei_avx2_load(tposei_avx2_odd[lvl]);
-    unsigned i;
+    size_t i;
     TPOSEI_UNROLL
     for (i = 0; i < 32; i++) {
         if (i & g) continue;
@@ -401,7 +401,7 @@ TPOSEI_AVX2_KERNEL void tposei_u8_32x32_avx2_article(unsigned char *dst, size_t 
                                                      const unsigned char *src, size_t src_stride)
 {
     __m256i x[32];
-    unsigned i, lvl;
+    size_t i, lvl;
     TPOSEI_UNROLL
     for (i = 0; i < 32; i++) x[i] = tposei_avx2_load(src + i * src_stride);
     TPOSEI_UNROLL
@@ -454,8 +454,8 @@ TPOSEI_AVX2_INLINE void tposei_avx2_line_groups(unsigned char *dst, size_t dst_s
                                                 const unsigned char *src, size_t src_stride,
                                                 size_t esize)
 {
-    const unsigned n = (unsigned)(16 / esize), q = 2 * n; /* a group's rows; a half's */
-    unsigned g, k;
+    const size_t n = 16 / esize, q = 2 * n; /* a group's rows; a half's */
+    size_t g, k;
     __m256i x[16], first[16];
     for (g = 0; g < 4; g++) {
         const unsigned char *s = src + 16 * g;
@@ -481,7 +481,7 @@ TPOSEI_AVX2_INLINE void tposei_avx2_line_groups(unsigned char *dst, size_t dst_s
 TPOSEI_AVX2_INLINE void tposei_u8_8rows_avx2(__m256i *a, __m256i *out)
 {
     __m256i b[8];
-    unsigned i;
+    size_t i;
     TPOSEI_UNROLL
     for (i = 0; i < 4; i++) {
         b[i] = _mm256_unpacklo_epi8(a[2 * i], a[2 * i + 1]);     /* rows 2i, 2i+1: cols 0-7 */
@@ -511,11 +511,11 @@ TPOSEI_AVX2_INLINE void tposei_u8_8rows_avx2(__m256i *a, __m256i *out)
    p = 2, 3 make the two halves of four lines. */
 /* Step u (0-15) of the first pass: bytes 32h.. of rows 8R..8R+7, R = u / 2, h = u % 2. */
 TPOSEI_AVX2_INLINE void tposei_u8_avx2_park_step(__m256i park[8][16], const unsigned char *src,
-                                                 size_t src_stride, unsigned u)
+                                                 size_t src_stride, size_t u)
 {
     __m256i a[8];
-    const unsigned R = u / 2, h = u % 2;
-    unsigned i;
+    const size_t R = u / 2, h = u % 2;
+    size_t i;
     TPOSEI_UNROLL
     for (i = 0; i < 8; i++) a[i] = tposei_avx2_load(src + (8 * R + i) * src_stride + 32 * h);
     tposei_u8_8rows_avx2(a, park[R] + 8 * h);
@@ -524,17 +524,17 @@ TPOSEI_AVX2_INLINE void tposei_u8_avx2_park_step(__m256i park[8][16], const unsi
 TPOSEI_AVX2_INLINE void tposei_u8_64x64_avx2_park(__m256i park[8][16],
                                                   const unsigned char *src, size_t src_stride)
 {
-    unsigned u;
+    size_t u;
     for (u = 0; u < 16; u++) tposei_u8_avx2_park_step(park, src, src_stride, u);
 }
 
 /* The second pass for one v: lines c, c + 1, c + 16, c + 17 (c = 32 (v / 8) + 2 (v % 8)) as
    halves line[0..7], two a line. */
-TPOSEI_AVX2_INLINE void tposei_u8_avx2_park_lines(__m256i park[8][16], unsigned v,
+TPOSEI_AVX2_INLINE void tposei_u8_avx2_park_lines(__m256i park[8][16], size_t v,
                                                   __m256i *line)
 {
     __m256i lo[4], hi[4];
-    unsigned p;
+    size_t p;
     TPOSEI_UNROLL
     for (p = 0; p < 4; p++) { /* rows 16p..16p+15 of column c (lo), c + 1 (hi) */
         lo[p] = _mm256_unpacklo_epi64(park[2 * p][v], park[2 * p + 1][v]);
@@ -551,7 +551,7 @@ TPOSEI_AVX2_INLINE void tposei_u8_avx2_park_lines(__m256i park[8][16], unsigned 
 }
 
 /* The destination row of line k (0-3) of tposei_u8_avx2_park_lines(v). */
-TPOSEI_FORCE_INLINE size_t tposei_u8_avx2_park_row(unsigned v, unsigned k)
+TPOSEI_FORCE_INLINE size_t tposei_u8_avx2_park_row(size_t v, size_t k)
 {
     return 32 * (v / 8) + 2 * (v % 8) + (k & 1) + 16 * (k >> 1);
 }
@@ -559,11 +559,11 @@ TPOSEI_FORCE_INLINE size_t tposei_u8_avx2_park_row(unsigned v, unsigned k)
 /* Step v of the second pass of `tiles` (1 or 2) parked tiles down a tile column: four
    destination rows, each row's lines (one a tile) back to back. */
 TPOSEI_AVX2_INLINE void tposei_u8_avx2_stream_step(unsigned char *dst, size_t dst_stride,
-                                                   __m256i park[2][8][16], unsigned v,
-                                                   unsigned tiles)
+                                                   __m256i park[2][8][16], size_t v,
+                                                   size_t tiles)
 {
     __m256i line[2][8];
-    unsigned k, t;
+    size_t k, t;
     TPOSEI_UNROLL
     for (t = 0; t < tiles; t++) tposei_u8_avx2_park_lines(park[t], v, line[t]);
     TPOSEI_UNROLL
@@ -579,10 +579,10 @@ TPOSEI_AVX2_INLINE void tposei_u8_avx2_stream_step(unsigned char *dst, size_t ds
    second, four lines of each at a time, each destination row's lines back to back. */
 TPOSEI_AVX2_INLINE void tposei_u8_avx2_tiles_nt(unsigned char *dst, size_t dst_stride,
                                                 const unsigned char *src, size_t src_stride,
-                                                unsigned tiles)
+                                                size_t tiles)
 {
     __m256i park[2][8][16];
-    unsigned v, t;
+    size_t v, t;
     TPOSEI_UNROLL
     for (t = 0; t < tiles; t++)
         tposei_u8_64x64_avx2_park(park[t], src + 64 * t * src_stride, src_stride);
@@ -788,7 +788,7 @@ TPOSEI_AVX2_KERNEL void tposei_u8_64x64_avx2_join_park(unsigned char *dst, size_
 {
     __m256i park[8][16], line[8];
     const size_t into = phase == TPOSEI_JOIN_LEAD ? 0 : 64; /* lead: carries only */
-    unsigned v, k;
+    size_t v, k;
     tposei_u8_64x64_avx2_park(park, src, src_stride);
     for (v = 0; v < 16; v++) {
         tposei_u8_avx2_park_lines(park, v, line);
@@ -854,7 +854,7 @@ TPOSEI_AVX2_KERNEL void tposei_u8_pipe_avx2_nt(unsigned char *dst, size_t dst_st
 {
     __m256i(*park)[2][8][16] = (__m256i(*)[2][8][16])(void *)parks; /* [set][tile] */
     const size_t ss = src_stride;
-    unsigned v, t;
+    size_t v, t;
     if (!dst) { /* the first pair: parked only */
         for (t = 0; t < 2; t++) tposei_u8_64x64_avx2_park(park[set][t], next + 64 * t * ss, ss);
         return;
@@ -927,7 +927,7 @@ TPOSEI_FORCE_INLINE int tposei_skinny_fits(const tposei_job *job)
     const int tall = tposei_skinny_tall(job);
     const int wide = job->rows <= TPOSEI_SKINNY_MAX && job->dst_stride == job->rows * esize;
     if (esize > 8 || (!tall && !wide)) return 0;
-    return (tall ? job->rows : job->cols) >= 4 * 64 / esize;
+    return (tall ? job->rows : job->cols) >= 256 / esize; /* four chunks of 64 bytes */
 }
 
 /* After a strip kernel's whole chunks (the long side's first `full` elements): the fence for
@@ -1297,7 +1297,7 @@ TPOSEI_FORCE_INLINE int tposei_rows16_fits(const tposei_job *job)
     const int tall = job->cols == side && job->src_stride == side;
     const int wide = job->rows == side && job->dst_stride == side;
     return tposei_rows16_side(side, job->esize) && (tall || wide) &&
-           job->rows + job->cols - side >= 4 * 64;
+           job->rows + job->cols - side >= 256;
 }
 
 /* The wide loops for one group and for two (its vectors in registers), the tall one for
@@ -1354,9 +1354,9 @@ typedef struct tposei_vside {
 TPOSEI_AVX2_INLINE void tposei_vside_group(__m256i *x, const unsigned char *s, size_t w,
                                            size_t esize, int pairs)
 {
-    const unsigned n = (unsigned)(16 / esize);
+    const size_t n = 16 / esize;
     const __m256i mix = tposei_avx2_load(tposei_pairs_in);
-    unsigned k;
+    size_t k;
     TPOSEI_UNROLL
     for (k = 0; k < n; k++) {
         x[k] = tposei_avx2_pair(s + k * w, s + (n + k) * w); /* rows k | n + k */
@@ -1573,8 +1573,8 @@ TPOSEI_AVX512_INLINE void tposei_avx512_stream(unsigned char *p, __m512i v)
 /* tposei_sse2_net in all four 128-bit lanes at once. */
 TPOSEI_AVX512_INLINE void tposei_avx512_net(__m512i *x, size_t esize)
 {
-    const unsigned n = (unsigned)(16 / esize), h = n / 2;
-    unsigned s, i;
+    const size_t n = 16 / esize, h = n / 2;
+    size_t s, i;
     __m512i y[16];
     TPOSEI_UNROLL
     for (s = 1; s < n; s *= 2) {
@@ -1611,8 +1611,8 @@ TPOSEI_AVX512_INLINE __m512i tposei_avx512_gather4(const unsigned char *s, size_
 TPOSEI_AVX512_INLINE void tposei_avx512_quarter(__m512i *x, const unsigned char *src,
                                                 size_t src_stride, size_t esize)
 {
-    const unsigned n = (unsigned)(16 / esize);
-    unsigned k;
+    const size_t n = 16 / esize;
+    size_t k;
     TPOSEI_UNROLL
     for (k = 0; k < n; k++) x[k] = tposei_avx512_gather4(src + k * src_stride, n * src_stride);
     if (n > 1) tposei_avx512_net(x, esize);
@@ -1692,7 +1692,7 @@ TPOSEI_AVX512_INLINE void tposei_u64_8x8_regs(__m512i r[8])
     enum { EVEN = 0x88, ODD = 0xdd };
     static const unsigned char order[8] = {0, 4, 2, 6, 1, 5, 3, 7}; /* row of output k */
     __m512i t[8], u[8];
-    unsigned k;
+    size_t k;
     TPOSEI_UNROLL
     for (k = 0; k < 8; k += 2) { /* columns 0 2 4 6, and 1 3 5 7, of rows k and k+1 */
         t[k] = _mm512_unpacklo_epi64(r[k], r[k + 1]);
@@ -1771,8 +1771,8 @@ TPOSEI_JOIN_ROW(tposei_join_row_b, TPOSEI_VBMI_INLINE, tposei_join_b)
     attr void name(unsigned char *dst, size_t dst_stride, const unsigned char *src,          \
                    size_t src_stride, unsigned char *carry, int phase)                       \
     {                                                                                        \
-        const unsigned n = 16 / (esize);                                                     \
-        unsigned g, k;                                                                       \
+        const size_t n = 16 / (esize);                                                     \
+        size_t g, k;                                                                       \
         __m512i x[16];                                                                       \
         for (g = 0; g < 4; g++) { /* one network instance: the loop is not unrolled */        \
             tposei_avx512_quarter(x, src + g * 16, src_stride, esize);                       \
@@ -1817,7 +1817,7 @@ TPOSEI_VBMI_INLINE void tposei_u8_64x64_park(unsigned char *mid, const unsigned 
 {
     const __m512i perm = _mm512_loadu_si512((const void *)tposei_u8_8x8_perm);
     __m512i r[8];
-    unsigned R, k;
+    size_t R, k;
     for (R = 0; R < 8; R++) {
         TPOSEI_UNROLL
         for (k = 0; k < 8; k++) /* row 8R+k as eight 8-byte elements */
@@ -1832,9 +1832,9 @@ TPOSEI_VBMI_INLINE void tposei_u8_64x64_park(unsigned char *mid, const unsigned 
 
 /* The second pass for block column C of a parked tile: r[k] becomes destination row 8C+k. */
 TPOSEI_AVX512_INLINE void tposei_u8_64x64_unpark(__m512i r[8], const unsigned char *mid,
-                                                 unsigned C)
+                                                 size_t C)
 {
-    unsigned k;
+    size_t k;
     TPOSEI_UNROLL
     for (k = 0; k < 8; k++) r[k] = _mm512_load_si512((const void *)(mid + 64 * (8 * C + k)));
     tposei_u64_8x8_regs(r);
@@ -1858,7 +1858,7 @@ TPOSEI_VBMI_INLINE void tposei_u8_64x64_rows(unsigned char *dst, size_t dst_stri
 {
     __attribute__((aligned(64))) unsigned char mid[64 * 64];
     __m512i r[8];
-    unsigned C, k;
+    size_t C, k;
     tposei_u8_64x64_park(mid, src, src_stride);
     for (C = 0; C < 8; C++) {
         tposei_u8_64x64_unpark(r, mid, C); /* r[k]: destination row 8C+k */
@@ -1878,7 +1878,7 @@ TPOSEI_VBMI_KERNEL void tposei_u8_256x64_vbmi_nt(unsigned char *dst, size_t dst_
 {
     __attribute__((aligned(64))) unsigned char mid[4][64 * 64];
     __m512i r[8];
-    unsigned t, C, k;
+    size_t t, C, k;
     for (t = 0; t < 4; t++) tposei_u8_64x64_park(mid[t], src + 64 * t * src_stride, src_stride);
     for (C = 0; C < 8; C++)
         for (t = 0; t < 4; t++) {
@@ -1903,7 +1903,7 @@ TPOSEI_AVX512_INLINE void tposei_u16_32x32_park(unsigned char *mid, const unsign
 {
     const __m512i perm = _mm512_loadu_si512((const void *)tposei_u16_8x4_perm);
     __m512i r[8];
-    unsigned R, k;
+    size_t R, k;
     for (R = 0; R < 4; R++) {
         TPOSEI_UNROLL
         for (k = 0; k < 8; k++) r[k] = tposei_avx512_load(src + (8 * R + k) * src_stride);
@@ -1917,9 +1917,9 @@ TPOSEI_AVX512_INLINE void tposei_u16_32x32_park(unsigned char *mid, const unsign
 
 /* Destination rows 4C..4C+3 of the parked tile: lane j of part R is row 4C+j, chunk R. */
 TPOSEI_AVX512_INLINE void tposei_u16_32x32_assemble(__m512i *out, const unsigned char *mid,
-                                                    unsigned C)
+                                                    size_t C)
 {
-    const unsigned char *p = mid + 64 * 4 * C;
+    const unsigned char *p = mid + 256 * C;
     const __m512i r0 = _mm512_load_si512((const void *)p);
     const __m512i r1 = _mm512_load_si512((const void *)(p + 64));
     const __m512i r2 = _mm512_load_si512((const void *)(p + 128));
@@ -1940,7 +1940,7 @@ TPOSEI_AVX512_INLINE void tposei_u16_32x32_rows(unsigned char *dst, size_t dst_s
 {
     __attribute__((aligned(64))) unsigned char mid[32 * 64];
     __m512i r[4];
-    unsigned C, k;
+    size_t C, k;
     tposei_u16_32x32_park(mid, src, src_stride);
     for (C = 0; C < 8; C++) {
         tposei_u16_32x32_assemble(r, mid, C);
@@ -2128,7 +2128,7 @@ TPOSEI_VBMI_INLINE void tposei_skinny8_chunk(const tposei_skinny *t, int tall, c
                                              __m512i *out)
 {
     const __m512i perm = _mm512_loadu_si512((const void *)t->perm8);
-    unsigned k;
+    size_t k;
     TPOSEI_UNROLL
     for (k = 0; k < 8; k++) out[k] = tall ? _mm512_permutexvar_epi8(perm, in[k]) : in[k];
     tposei_u64_8x8_regs(out);
@@ -2392,11 +2392,11 @@ TPOSEI_AVX512_INLINE void tposei_tall8_store(unsigned char *d, __m512i v, int st
    Two chunks store two neighbouring lines per SoA row, row by row (128-byte runs). */
 TPOSEI_AVX512_INLINE void tposei_rows8_chunks(unsigned char *aos, size_t as,
                                               unsigned char *const *rows, size_t o,
-                                              unsigned pairs, int wide, int stream,
+                                              size_t pairs, int wide, int stream,
                                               __m512i *carry)
 {
     __m512i v[2][8];
-    unsigned k, h;
+    size_t k, h;
     for (h = 0; h < pairs; h++) {
         TPOSEI_UNROLL
         for (k = 0; k < 8; k++)
@@ -2420,7 +2420,7 @@ TPOSEI_AVX512_INLINE void tposei_tall8_chunk(unsigned char *dst, size_t ds,
                                              const unsigned char *src, size_t ss, int stream)
 {
     unsigned char *rows[8];
-    unsigned k;
+    size_t k;
     for (k = 0; k < 8; k++) rows[k] = dst + k * ds;
     /* the AoS side is only read in the tall direction */
     tposei_rows8_chunks((unsigned char *)(uintptr_t)src, ss, rows, 0, 1, 0, stream, NULL);
@@ -2493,7 +2493,7 @@ TPOSEI_AVX512_KERNEL void tposei_rows8_run(unsigned char *aos, size_t as,
     const tposei_tune *t = tposei_tune_get();
     __m512i carry[8];
     size_t i;
-    unsigned k;
+    size_t k;
     TPOSE_ASSERT(!wide || store == TPOSEI_ROWS_PLAIN);
     if (store == TPOSEI_ROWS_JOIN) {
         i = tposei_rows8_loop(aos, as, rows, 0, n, 0, 1, carry, 1);
@@ -2526,7 +2526,7 @@ static void tposei_rows8_job(const tposei_job *job, int wide, int stream)
 {
     unsigned char *rows[8];
     unsigned char *src = (unsigned char *)(uintptr_t)job->src; /* only read */
-    unsigned k;
+    size_t k;
     for (k = 0; k < 8; k++)
         rows[k] = wide ? src + k * job->src_stride : job->dst + k * job->dst_stride;
     if (wide)
@@ -2559,7 +2559,7 @@ TPOSEI_FORCE_INLINE int tposei_narrow_side(size_t side, size_t other, size_t esi
 {
     return side > (tall ? TPOSEI_SKINNY_TALL_MAX : TPOSEI_SKINNY_MAX) &&
            side <= TPOSEI_NARROW_MAX && side * esize % TPOSEI_CACHE_LINE != 0 &&
-           other > 4 * 64 / esize;
+           other > 256 / esize;
 }
 
 /* 1 when the narrow path takes a rows x cols job of esize-byte elements (tall first). */
@@ -2584,7 +2584,7 @@ TPOSEI_FORCE_INLINE void tposei_narrow_tall_prefetch(const unsigned char *src, s
                                                      size_t q)
 {
     size_t r;
-    if (ss < 2 * TPOSEI_CACHE_LINE) {
+    if (ss < (size_t)2 * TPOSEI_CACHE_LINE) {
         const size_t bytes = (per - 1) * ss + span;
         const size_t lines = (bytes + TPOSEI_CACHE_LINE - 1) / TPOSEI_CACHE_LINE;
         for (r = g * lines / q; r < (g + 1) * lines / q; r++)
@@ -2748,7 +2748,7 @@ TPOSEI_FORCE_INLINE void tposei_wide_prefetch(const tposei_wide_chunk *ch, size_
     size_t r;
     if (!ch->steps) return;
     for (r = step * ch->rows / ch->steps; r < (step + 1) * ch->rows / ch->steps; r++)
-        TPOSEI_PREFETCH_L2(ch->src + r * ch->src_stride + 64 * TPOSEI_NARROW_WIDE_AHEAD);
+        TPOSEI_PREFETCH_L2(ch->src + r * ch->src_stride + (size_t)64 * TPOSEI_NARROW_WIDE_AHEAD);
 }
 
 /* Block b of a wide chunk: source rows b*n.. (n = 16/esize; rows past S repeat the last),
@@ -2811,7 +2811,7 @@ TPOSEI_AVX512_INLINE void tposei_narrow_wide_chunk(const tposei_job *job, size_t
     const size_t s = job->rows, w = s * esize, tiles = w / 64, rest = (w % 64 + 15) / 16;
     const int split = tposei_narrow_split(tiles, rest);
     const size_t units = tiles + (split ? rest : rest != 0);
-    const size_t steps = 4 * tiles + (split ? rest : 4 * (rest != 0));
+    const size_t steps = 4 * tiles + (split ? rest : 4 * (size_t)(rest != 0));
     tposei_wide_chunk ch;
     size_t i, u, step = 0;
     ch.src = job->src + 64 * c;
@@ -3040,7 +3040,7 @@ TPOSEI_AVX512_KERNEL void tposei_gather8_avx512(unsigned char *row0, ptrdiff_t s
                                                 const size_t *fo, size_t jb, int down)
 {
     const __m512i at = _mm512_add_epi64(_mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56),
-                                        _mm512_set1_epi64((long long)(jb * 8)));
+                                        _mm512_set1_epi64((long long)jb * 8));
     const __m512i f = sizeof(size_t) == 8
                           ? _mm512_loadu_si512((const void *)(fo + jb))
                           : _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(fo + jb)));
@@ -3094,9 +3094,9 @@ static int tposei_avx512_declines(size_t rows, size_t cols, size_t esize)
 
 /* SSE2: the in-cache walk alone. */
 #define TPOSEI_SSE2_SET(e, n, fn)                                                            \
-    {TPOSEI_ISA_SSE2, e, n, fn, NULL, 0, 0, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0, NULL, \
-     NULL, {NULL, NULL}, 0, TPOSEI_PAIR_ALWAYS, NULL, 0, NULL, TPOSEI_CARRY_LINES, NULL, NULL,  \
-     NULL, tposei_stream_fence, 0, 0, NULL}
+    {TPOSEI_ISA_SSE2, 0, e, n, fn, NULL, 0, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL,    \
+     NULL, {NULL, NULL}, 0, NULL, 0, NULL, NULL, NULL, NULL, tposei_stream_fence, NULL,         \
+     TPOSEI_PAIR_ALWAYS, TPOSEI_CARRY_LINES, 0, 0, 0}
 static const tposei_kset tposei_sse2_sets[] = {
     TPOSEI_SSE2_SET(1, 16, tposei_u8_16x16_sse2), TPOSEI_SSE2_SET(2, 8, tposei_u16_8x8_sse2),
     TPOSEI_SSE2_SET(4, 4, tposei_u32_4x4_sse2), TPOSEI_SSE2_SET(8, 2, tposei_u64_2x2_sse2),
@@ -3108,12 +3108,12 @@ static const tposei_kset tposei_sse2_sets[] = {
    pairs; pairs of line tiles for blocks walked down, and for one tile column `col` tiles. */
 #define TPOSEI_AVX2_SET(e, n, fn, shape, nt, nt_crowded, pair, pair_crowded, col, col_tiles,  \
                         whole, pipe)                                                          \
-    {TPOSEI_ISA_AVX2, e, n, fn, NULL, 64 / e, 0, {nt, nt_crowded},                            \
+    {TPOSEI_ISA_AVX2, 0, e, n, fn, NULL, 64 / e, {nt, nt_crowded},                            \
      {tposei_##shape##_avx2_join, tposei_##shape##_avx2_join_staged},                         \
-     {tposei_##shape##_avx2_join, tposei_##shape##_avx2_join_staged}, 0, whole,               \
-     tposei_##shape##_avx2_part, {pair, pair_crowded}, 2, TPOSEI_PAIR_ALWAYS, col, col_tiles, \
-     pipe, TPOSEI_CARRY_PAIRS, NULL, NULL, tposei_stream_row_avx2, tposei_stream_fence, 1, 1, \
-     tposei_avx2_strips}
+     {tposei_##shape##_avx2_join, tposei_##shape##_avx2_join_staged}, whole,                  \
+     tposei_##shape##_avx2_part, {pair, pair_crowded}, 2, col, col_tiles, pipe, NULL, NULL,   \
+     tposei_stream_row_avx2, tposei_stream_fence, tposei_avx2_strips, TPOSEI_PAIR_ALWAYS,     \
+     TPOSEI_CARRY_PAIRS, 0, 1, 1}
 static const tposei_kset tposei_avx2_sets[] = {
     TPOSEI_AVX2_SET(1, 32, tposei_u8_32x32_avx2, u8_64x64, tposei_u8_64x64_avx2_nt,
                     tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt, tposei_u8_128x64_avx2_nt,
@@ -3138,10 +3138,10 @@ static const tposei_kset tposei_avx2_sets[] = {
    each source line once where the rows crowd L1 (the quarter rule, tune: quarter_sets). */
 #define TPOSEI_AVX512_SET(isa, e, fn, part, quarter, nt, nt_crowded, jw, jw_crowded, jb,      \
                           jb_crowded, pair, tiles, when)                                      \
-    {isa, e, 64 / e, fn, part, 64 / e, quarter, {nt, nt_crowded}, {jw, jw_crowded},           \
-     {jb, jb_crowded}, TPOSEI_ISA_VBMI, NULL, part, {pair, pair}, tiles, when, NULL, 0, NULL, \
-     TPOSEI_CARRY_SEAMS, tposei_seam_tiles, tposei_seam_head, tposei_stream_row_avx512,       \
-     tposei_stream_fence, 0, 0, tposei_avx512_strips}
+    {isa, TPOSEI_ISA_VBMI, e, 64 / e, fn, part, 64 / e, {nt, nt_crowded}, {jw, jw_crowded},   \
+     {jb, jb_crowded}, NULL, part, {pair, pair}, tiles, NULL, 0, NULL, tposei_seam_tiles,      \
+     tposei_seam_head, tposei_stream_row_avx512, tposei_stream_fence, tposei_avx512_strips,   \
+     when, TPOSEI_CARRY_SEAMS, quarter, 0, 0}
 #define TPOSEI_AVX512_PLAIN(e, shape, pair)                                                   \
     TPOSEI_AVX512_SET(TPOSEI_ISA_AVX512, e, tposei_##shape##_avx512,                          \
                       tposei_##shape##_avx512_part, 0, tposei_##shape##_avx512_nt,            \
@@ -3220,7 +3220,7 @@ static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_
    non-temporally and needs destination rows on cache lines. */
 typedef struct tposei_tile_entry {
     const char *name;
-    unsigned isa; /* TPOSEI_ISA_* the kernel needs */
+    size_t isa; /* TPOSEI_ISA_* the kernel needs */
     size_t esize, tile;
     int nt;
     tposei_tile_fn kernel;

@@ -5,6 +5,6 @@ build=${1:-build-rel}
 reps=${2:-5}
 bench="$build/bench/tpose-bench"
 if [ ! -x "$bench" ]; then
-    echo "$bench not found: meson setup $build --buildtype=release && ninja -C $build"
+    echo "$bench not found: meson setup $build --buildtype=release && meson compile -C $build tpose-bench"
     exit 1
 fi

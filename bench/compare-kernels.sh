@@ -9,7 +9,7 @@ cols=${3:-$rows}
 esize=${4:-1}
 bench="$build/bench/tpose-bench"
 command -v hyperfine >/dev/null || { echo "hyperfine is not installed (apt-get install hyperfine)"; exit 1; }
-[ -x "$bench" ] || { echo "$bench not found: meson setup $build && ninja -C $build"; exit 1; }
+[ -x "$bench" ] || { echo "$bench not found: meson setup $build && meson compile -C $build tpose-bench"; exit 1; }
 set --
 for k in $("$bench" -r 64 -e "$esize" -n 1 -m 0 | awk -F'|' 'NR > 4 && $4 !~ /auto/ {gsub(/ /, "", $4); print $4}'); do
     set -- "$@" "$bench -r $rows -c $cols -e $esize -k $k -n 1 -m 0"
