@@ -1141,8 +1141,9 @@ static tposei_geom tposei_geom_of(size_t esize, size_t tile, int mode, tposei_ti
                                           : 8 * unit;
     g.bcols = mode == TPOSEI_GEOM_DIRECT  ? (esize == 1 ? t->direct_rows_u8 : t->direct_rows)
               : mode == TPOSEI_GEOM_ALIAS ? 8 * unit
+              : mode == TPOSEI_GEOM_CACHE ? 4 * unit /* a panel: per-block work amortised */
                                           : unit;
-    g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * g.bcols : g.bcols;
+    g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * unit : g.bcols;
     g.lead = 0;
     g.carry_row = TPOSEI_CACHE_LINE;
     g.pf_first = 0;
