@@ -443,11 +443,9 @@ static void tposei_ip_walk_next(tposei_ip_walk *w)
     tposei_ip_walk_enter(w);
 }
 
-/* Square tiles of 8- and 16-byte elements swap element by element through registers
-   (5824x5824 doubles: 0.43 -> 0.63 of memcpy), in tiles TPOSEI_IP_SWAP_BYTES wide (64
-   doubles: measured best of 32, 40, 64 and 128); smaller elements do better through the
-   tile kernels and the buffer (8256x8256 floats: 0.53 there, 0.50 swapped), which do
-   several per register. */
+/* Square tiles of 8- and 16-byte elements swap element by element through registers, in
+   tiles TPOSEI_IP_SWAP_BYTES wide; smaller elements do better through the tile kernels and
+   the buffer, which do several per register (bench/MEASURED.md, "TPOSEI_IP_SWAP_BYTES"). */
 #define TPOSEI_IP_SWAP_BYTES 512
 
 static int tposei_ip_swaps(size_t esize)
@@ -639,9 +637,8 @@ static int tposei_perm_leads(const tposei_perm *p, uint64_t y)
 
 /* Chunks up to TPOSEI_IP_PREFETCH_MAX bytes are prefetched TPOSEI_IP_AHEAD steps ahead
    along a cycle, non-temporally; larger ones, up to TPOSEI_IP_PREFETCH_BIG, one step ahead
-   into L1, where they are about to be read and then overwritten. Measured at 4000000x8
-   doubles (3200-byte chunks): 1.32 memcpy times with no software prefetch, 1.21 with the
-   next chunk into L1, 1.84-2.18 with 1-4 chunks ahead non-temporally. */
+   into L1, where they are about to be read and then overwritten (bench/MEASURED.md,
+   "TPOSEI_IP_AHEAD"). */
 #define TPOSEI_IP_AHEAD        6
 #define TPOSEI_IP_PREFETCH_MAX 1024
 #define TPOSEI_IP_PREFETCH_BIG 65536
@@ -713,9 +710,9 @@ static void tposei_ip_permute(unsigned char *base, size_t chunk, const tposei_pe
    free. Region by region, R_i is read once and its eight columns written (AoS -> SoA,
    non-temporal) into free slots: block (i, c) straight into its final slot when region c
    is already done, else into a spare slot until region c frees up, then moved there. The
-   blocks moved twice are those with c >= i: 36 of 64 slot copies. With regions at memory
-   speed this is about 1.56 memcpy times against 2.2-2.3 for the blocks-then-chunk-cycles
-   path (each pass a full read-modify-write). Spare slots are chosen by a greedy plan:
+   blocks moved twice are those with c >= i: 36 of 64 slot copies, against two full
+   read-modify-write passes for the blocks-then-chunk-cycles path (bench/MEASURED.md,
+   "TPOSEI_SLOT_S"). Spare slots are chosen by a greedy plan:
    longest-waiting blocks into the slots needed latest (the workspace's, then slots whose
    own block arrives later), which leaves every direct target free when its region comes
    (TPOSE_ASSERT; test_inplace checks it and the plan's 36 copies). Wide input runs the
@@ -891,7 +888,7 @@ typedef struct tposei_ip_plan {
 } tposei_ip_plan;
 
 #define TPOSEI_IP_SKINNY_MAX   32
-#define TPOSEI_IP_SKINNY_CHUNK 4096 /* page-sized chunks: fastest measured (docs/inplace.md) */
+#define TPOSEI_IP_SKINNY_CHUNK 4096 /* page-sized chunks: fastest measured */
 
 /* *out = x * y (+ z), 0 on size_t overflow. */
 static int tposei_ip_mul_add(size_t x, size_t y, size_t z, size_t *out)
@@ -903,8 +900,7 @@ static int tposei_ip_mul_add(size_t x, size_t y, size_t z, size_t *out)
 
 /* Skinny block height: the largest divisor t <= hi of `big` whose chunk of t elements is at
    least a cache line, and with `whole` a whole number of lines (no line shared by two
-   chunks: 4000000x8 doubles moved 1.30 -> 1.08 memcpy times in the block pass with 400-row
-   blocks instead of 500); 0 when there is none. */
+   chunks: bench/MEASURED.md, "tposei_ip_skinny_div"); 0 when there is none. */
 static uint64_t tposei_ip_skinny_div(uint64_t big, size_t esize, uint64_t hi, int whole)
 {
     const uint64_t lo = (TPOSEI_CACHE_LINE + esize - 1) / esize;
@@ -1029,8 +1025,8 @@ static void tposei_ip_carve(const tposei_ip_plan *pl, unsigned char *work,
 /* ---- skinny: blocks in cache, then the chunk grid ------------------------------------- */
 
 /* Transposes each of `count` consecutive dense r x c blocks at `a` in place through `buf`
-   (r * c elements), writing the buffer in order (measured faster than reading the block in
-   order: 0.41 -> 0.58 of memcpy for 1000000x3 floats). One side is at most 32 elements, where
+   (r * c elements), writing the buffer in order (faster than reading the block in order:
+   bench/MEASURED.md, "tposei_ip_blocks_body"). One side is at most 32 elements, where
    the square tile kernels would spend most of a block in their edge code; a plain loop
    specialised per element size keeps the block in L1 and needs no per-call setup. */
 TPOSEI_FORCE_INLINE void tposei_ip_blocks_body(unsigned char *a, uint64_t count, size_t r, size_t c,
@@ -1049,9 +1045,8 @@ TPOSEI_FORCE_INLINE void tposei_ip_blocks_body(unsigned char *a, uint64_t count,
 }
 
 /* r x c blocks of 8-byte elements with a side of 8 go through the kit's 8x8 strips (the
-   AVX-512 network): 1.08 memcpy times for the block pass of 4000000x8 doubles against 1.30
-   for the element loop. Other skinny blocks measured slower through the SIMD kernels, so
-   they keep the loop (bench/MEASURED.md). */
+   AVX-512 network); other skinny blocks measured slower through the SIMD kernels and keep
+   the loop (bench/MEASURED.md, "tposei_ip_blocks_simd8"). */
 static void tposei_ip_blocks(unsigned char *a, uint64_t count, size_t r, size_t c, size_t esize,
                              unsigned char *buf)
 {
@@ -1320,9 +1315,8 @@ static void tposei_ckg_prefetch_sub(const unsigned char *p, size_t bytes)
 
 /* The fine rotation visits R x C tiles of (output row, column): the sources of one tile lie
    in R + C rows, so a tile touches about 2R + C pages, within the first-level TLB, where a
-   whole output row would touch w pages, one per element (measured on 7919x3001 doubles: the
-   fine pass 1.45 -> 1.2 memcpy times; 8 x 8 beat 16 x 16, 32 x 8 and 8 x 32). A
-   column's rows are still produced in order, which is all its rotation needs: the columns
+   whole output row would touch w pages, one per element (bench/MEASURED.md,
+   "TPOSEI_CKG_TILE_R"). A column's rows are still produced in order, which is all its rotation needs: the columns
    are independent. */
 #define TPOSEI_CKG_TILE_R 8
 #define TPOSEI_CKG_TILE_C 8
@@ -1343,7 +1337,7 @@ TPOSEI_FORCE_INLINE void tposei_ckg_fine_rows(const tposei_ckg_group *g, size_t 
                 g->col + (down ? i1 - 1 - ib - ahead - r : i0 + ib + ahead + r) * st, gb);
         for (jb = g->z; jb < g->w; jb += TPOSEI_CKG_TILE_C) {
             const size_t je = tposei_min(jb + TPOSEI_CKG_TILE_C, g->w);
-            if (tile8 && je - jb == 8) { /* one gather a row (bench/MEASURED.md) */
+            if (tile8 && je - jb == 8) { /* one gather a row ("tposei_ckg_tile_u64") */
                 tile8(first, down ? -(ptrdiff_t)st : (ptrdiff_t)st, rows, g->fo, jb, down);
                 continue;
             }
