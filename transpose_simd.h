@@ -892,7 +892,7 @@ TPOSEI_AVX2_KERNEL void tposei_stream_row_avx2(unsigned char *dst, const unsigne
 }
 
 /* Orders the streamed stores before anything the caller does next: once per call. */
-static void tposei_stream_fence(void) { _mm_sfence(); }
+static TPOSEI_SSE2_FN void tposei_stream_fence(void) { _mm_sfence(); }
 
 /* ---- AVX2 strip kernels: skinny shapes -------------------------------------------------- */
 
