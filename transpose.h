@@ -1871,8 +1871,10 @@ static void tposei_choose(tposei_choice *ch, const tposei_job *job, const tposei
 
 /* The streaming kernels of a set: the dense walk for short dense rows off lines; where the
    sides reach the line tiles, the direct walk (rows on lines, or joined), else the L1
-   buffer; one fence per call. */
-static void tposei_run_stream(const tposei_job *job, const tposei_kset *k, const tposei_tune *t)
+   buffer; one fence per call. Out of line, so its 32 KiB buffer is on the stack only while
+   it runs: inlined into tposei_run_set (Clang), every job took it, in-cache tiles too. */
+TPOSEI_NOINLINE void tposei_run_stream(const tposei_job *job, const tposei_kset *k,
+                                       const tposei_tune *t)
 {
     unsigned char raw[TPOSEI_STREAM_BUF + TPOSEI_CACHE_LINE];
     unsigned char *buf = raw + (-(uintptr_t)raw & (TPOSEI_CACHE_LINE - 1));
