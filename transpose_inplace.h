@@ -1571,7 +1571,7 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
     k.esize = esize;
     k.width = tposei_ckg_width(esize);
     k.panel = part[0];
-    k.table = (uint64_t *)(void *)part[1];
+    k.table = (uint64_t *)(void *)part[1]; /* aligned: tposei_ip_carve starts parts on lines */
     k.row = part[2];
     k.seen = part[3];
     switch (esize) {
