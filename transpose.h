@@ -304,7 +304,10 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best);
 /* SIMD availability, decided here and nowhere else: 1 when this compiler can build the
    kernels of that ISA for this target (whether the CPU runs them is asked at run time).
    x86 (64- and 32-bit) with GCC or Clang: SSE2, AVX2 and AVX-512 are compiled with
-   __attribute__((target)) and dispatched through CPUID, when transpose_simd.h is at hand. */
+   __attribute__((target)) and dispatched through CPUID, when transpose_simd.h is at hand.
+   Not under TPOSE_NO_STDLIB with Clang at -O0: there each 64-byte vector passed to an
+   AVX-512 intrinsic is copied by a call to memcpy (its -O0 instruction selector copies at
+   most 32 bytes inline), which no source change avoids; the portable kernels need none. */
 #if defined(__has_include)
 #if __has_include("transpose_simd.h")
 #define TPOSEI_SIMD_FILE 1
@@ -314,7 +317,8 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best);
 #endif
 #if !defined(TPOSE_NO_SIMD) && defined(TPOSEI_SIMD_FILE) &&                                 \
     (defined(__x86_64__) || defined(__i386__)) &&                                          \
-    ((defined(__clang__) && __clang_major__ >= 6) || (!defined(__clang__) && __GNUC__ >= 7))
+    ((defined(__clang__) && __clang_major__ >= 6) || (!defined(__clang__) && __GNUC__ >= 7)) &&\
+    !(defined(TPOSE_NO_STDLIB) && defined(__clang__) && !defined(__OPTIMIZE__))
 #define TPOSEI_HAVE_SSE2 1
 #define TPOSEI_HAVE_AVX2 1
 #define TPOSEI_HAVE_AVX512 1
@@ -917,12 +921,11 @@ static int tposei_context_state; /* 0: empty, 1: being filled, 2: ready */
 
 static void tposei_context_fill(tposei_context *x, int cls)
 {
-    tposei_cpu c;
-    c.isa = c.vendor = c.family = c.model = 0;
-    c.l1d = c.l2 = c.l3 = c.tlb2 = 0;
-    tposei_arch_probe(&c);
-    x->cpu = c;
-    tposei_tune_fill(&x->tune, &c, cls < 0 ? tposei_cpu_class(&c) : (unsigned)cls);
+    tposei_cpu *c = &x->cpu; /* filled in place: a struct copy may be a call to memcpy */
+    c->isa = c->vendor = c->family = c->model = 0;
+    c->l1d = c->l2 = c->l3 = c->tlb2 = 0;
+    tposei_arch_probe(c);
+    tposei_tune_fill(&x->tune, c, cls < 0 ? tposei_cpu_class(c) : (unsigned)cls);
 }
 
 /* Thread safety: the first caller fills the store while later ones wait the microseconds
@@ -1126,42 +1129,42 @@ enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUF
 /* Block shapes in cache lines of destination (band) and source (bcols): in-cache walks want
    small blocks; runs from memory long runs on both sides, so each DRAM page opened serves
    several lines (bench/MEASURED.md, "block shapes"). The aliasing geometry's blocks are 2
-   lines by 8: the lines of a block sit in the few L2 sets the stride reaches. */
-static tposei_geom tposei_geom_of(size_t esize, size_t tile, int mode, tposei_tile_fn kernel,
-                                  const tposei_tune *t)
+   lines by 8: the lines of a block sit in the few L2 sets the stride reaches. Geometries
+   are filled through a pointer, never returned or assigned whole: compilers copy a struct
+   this size with a call to memcpy (GCC for ARM at -O0 and -Os, Clang at -O0). */
+static void tposei_geom_of(tposei_geom *g, size_t esize, size_t tile, int mode,
+                           tposei_tile_fn kernel, const tposei_tune *t)
 {
-    tposei_geom g;
     const size_t line = TPOSEI_CACHE_LINE / esize ? TPOSEI_CACHE_LINE / esize : 1;
     const size_t unit = line > tile ? line : tile;
-    g.esize = esize;
-    g.tile = tile;
-    g.band = mode == TPOSEI_GEOM_CACHE    ? unit
-             : mode == TPOSEI_GEOM_DIRECT ? t->direct_lines * unit
-             : mode == TPOSEI_GEOM_ALIAS  ? 2 * unit
-                                          : 8 * unit;
-    g.bcols = mode == TPOSEI_GEOM_DIRECT  ? (esize == 1 ? t->direct_rows_u8 : t->direct_rows)
-              : mode == TPOSEI_GEOM_ALIAS ? 8 * unit
-              : mode == TPOSEI_GEOM_CACHE ? 4 * unit /* a panel: per-block work amortised */
-                                          : unit;
-    g.pcols = mode == TPOSEI_GEOM_CACHE ? 4 * unit : g.bcols;
-    g.lead = 0;
-    g.carry_row = TPOSEI_CACHE_LINE;
-    g.pf_first = 0;
-    g.panels = mode == TPOSEI_GEOM_DIRECT;
-    g.pair_tiles = 0;
-    g.across = g.overlap = g.seams = g.persist = g.down = g.pf_pages = 0;
-    g.gcols = 0;
-    g.tile_ahead = t->pf_ahead;
-    g.tile_asked = 0;
-    g.kernel = kernel;
-    g.part = NULL;
-    g.pair = NULL;
-    g.pipe = NULL;
-    g.join = NULL;
-    g.stream = NULL;
-    g.seam = NULL;
-    g.seam_head = NULL;
-    return g;
+    g->esize = esize;
+    g->tile = tile;
+    g->band = mode == TPOSEI_GEOM_CACHE    ? unit
+              : mode == TPOSEI_GEOM_DIRECT ? t->direct_lines * unit
+              : mode == TPOSEI_GEOM_ALIAS  ? 2 * unit
+                                           : 8 * unit;
+    g->bcols = mode == TPOSEI_GEOM_DIRECT  ? (esize == 1 ? t->direct_rows_u8 : t->direct_rows)
+               : mode == TPOSEI_GEOM_ALIAS ? 8 * unit
+               : mode == TPOSEI_GEOM_CACHE ? 4 * unit /* a panel: per-block work amortised */
+                                           : unit;
+    g->pcols = mode == TPOSEI_GEOM_CACHE ? 4 * unit : g->bcols;
+    g->lead = 0;
+    g->carry_row = TPOSEI_CACHE_LINE;
+    g->pf_first = 0;
+    g->panels = mode == TPOSEI_GEOM_DIRECT;
+    g->pair_tiles = 0;
+    g->across = g->overlap = g->seams = g->persist = g->down = g->pf_pages = 0;
+    g->gcols = 0;
+    g->tile_ahead = t->pf_ahead;
+    g->tile_asked = 0;
+    g->kernel = kernel;
+    g->part = NULL;
+    g->pair = NULL;
+    g->pipe = NULL;
+    g->join = NULL;
+    g->stream = NULL;
+    g->seam = NULL;
+    g->seam_head = NULL;
 }
 
 /* ---- prefetch cursors ------------------------------------------------------------------ */
@@ -1707,10 +1710,9 @@ static int tposei_walks_down(const tposei_job *job, const tposei_tune *t, int al
    off lines through `join`. The direct blocks or the aliasing geometry's 2x8, their shape
    (tposei_tuned_blocks, the runs of tune u8_run / u16_run), the cursor, tiles walked down
    on some strides with `pair` (pair_tiles at once), column groups, and the joins' carries. */
-static tposei_geom tposei_geom_direct(const tposei_job *job, const tposei_kset *k,
-                                      const tposei_tune *t, tposei_tile_fn nt,
-                                      tposei_join_fn join, int whole, tposei_tile_fn pair,
-                                      size_t pair_tiles)
+static void tposei_geom_direct(tposei_geom *g, const tposei_job *job, const tposei_kset *k,
+                               const tposei_tune *t, tposei_tile_fn nt, tposei_join_fn join,
+                               int whole, tposei_tile_fn pair, size_t pair_tiles)
 {
     const size_t e = k->esize, tile = k->line, ds = job->dst_stride;
     const int joined = join != NULL;
@@ -1721,64 +1723,64 @@ static tposei_geom tposei_geom_direct(const tposei_job *job, const tposei_kset *
     const int down = !joined && tposei_walks_down(job, t, aliasing, zen3_u8, pipe);
     const int alias = aliasing && (job->src_stride < t->alias_wide_max || down) &&
                       (e == 1 || !t->alias_u8_only);
-    tposei_geom g = tposei_geom_of(e, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT, nt, t);
-    tposei_tuned_blocks(&g, job, t, alias, joined, down);
+    tposei_geom_of(g, e, tile, alias ? TPOSEI_GEOM_ALIAS : TPOSEI_GEOM_DIRECT, nt, t);
+    tposei_tuned_blocks(g, job, t, alias, joined, down);
     if (zen3_u8 || zen3_u16) {
-        g.band = tile;
-        g.bcols = g.pcols = (zen3_u8 ? t->u8_run : t->u16_run) / e;
+        g->band = tile;
+        g->bcols = g->pcols = (zen3_u8 ? t->u8_run : t->u16_run) / e;
     }
-    if (e == 1) g.pf_first = t->pf_lead_u8;
+    if (e == 1) g->pf_first = t->pf_lead_u8;
     if (t->tile_ahead && e > 2 && !alias && !joined && !down) {
-        g.panels = 0;
-        g.tile_ahead = t->tile_ahead;
-        g.tile_asked = 1;
+        g->panels = 0;
+        g->tile_ahead = t->tile_ahead;
+        g->tile_asked = 1;
     }
-    g.carry_row = whole || k->carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE
-                                                            : TPOSEI_CACHE_LINE;
-    if (joined) tposei_join_blocks(&g, job, t, whole);
-    g.part = k->line_part;
-    g.pair = pair;
-    g.pair_tiles = pair_tiles;
-    g.down = down;
+    g->carry_row =
+        whole || k->carries == TPOSEI_CARRY_PAIRS ? 2 * TPOSEI_CACHE_LINE : TPOSEI_CACHE_LINE;
+    if (joined) tposei_join_blocks(g, job, t, whole);
+    g->part = k->line_part;
+    g->pair = pair;
+    g->pair_tiles = pair_tiles;
+    g->down = down;
     if (down && pipe) {
-        g.pipe = k->pipe;
-        g.pf_first = 0;
+        g->pipe = k->pipe;
+        g->pf_first = 0;
     }
-    if (down && pair && g.band < pair_tiles * tile) g.band = pair_tiles * tile;
-    g.across = !down && !joined && pair && pair_tiles == 2 && t->across_pairs;
+    if (down && pair && g->band < pair_tiles * tile) g->band = pair_tiles * tile;
+    g->across = !down && !joined && pair && pair_tiles == 2 && t->across_pairs;
     if (alias && ds >= t->group_stride && job->cols > t->group_rows)
-        g.gcols = t->group_rows / g.bcols ? t->group_rows / g.bcols * g.bcols : g.bcols;
-    g.overlap = (joined || (e <= 2 && t->overlap_narrow)) && g.part && job->cols >= tile;
-    g.pf_pages = t->pf_pages && e == 1 && !g.pipe;
-    g.seams = k->carries == TPOSEI_CARRY_SEAMS && joined && g.overlap && job->rows >= tile &&
-              ds == job->rows * e;
-    g.join = join;
-    g.seam = k->seam;
-    g.seam_head = k->seam_head;
-    return g;
+        g->gcols = t->group_rows / g->bcols ? t->group_rows / g->bcols * g->bcols : g->bcols;
+    g->overlap = (joined || (e <= 2 && t->overlap_narrow)) && g->part && job->cols >= tile;
+    g->pf_pages = t->pf_pages && e == 1 && !g->pipe;
+    g->seams = k->carries == TPOSEI_CARRY_SEAMS && joined && g->overlap && job->rows >= tile &&
+               ds == job->rows * e;
+    g->join = join;
+    g->seam = k->seam;
+    g->seam_head = k->seam_head;
 }
 
 /* The buffered walk's geometry: destination rows off lines take one line of them again,
    inside the same buffer. */
-static tposei_geom tposei_geom_buffer(const tposei_kset *k, size_t tile, tposei_tile_fn kernel,
-                                      tposei_part_fn part, int aligned, const tposei_tune *t)
+static void tposei_geom_buffer(tposei_geom *g, const tposei_kset *k, size_t tile,
+                               tposei_tile_fn kernel, tposei_part_fn part, int aligned,
+                               const tposei_tune *t)
 {
-    tposei_geom g = tposei_geom_of(k->esize, tile, TPOSEI_GEOM_BUFFER, kernel, t);
-    g.part = part;
-    g.stream = k->stream_row;
+    tposei_geom_of(g, k->esize, tile, TPOSEI_GEOM_BUFFER, kernel, t);
+    g->part = part;
+    g->stream = k->stream_row;
     if (!aligned) {
-        g.lead = TPOSEI_CACHE_LINE / k->esize;
-        g.band -= g.lead;
+        g->lead = TPOSEI_CACHE_LINE / k->esize;
+        g->band -= g->lead;
     }
-    TPOSE_ASSERT((g.band + g.lead) * g.bcols * k->esize <= TPOSEI_STREAM_BUF);
-    return g;
+    TPOSE_ASSERT((g->band + g->lead) * g->bcols * k->esize <= TPOSEI_STREAM_BUF);
 }
 
 /* The in-cache walk: blocks sized for the caches, stored in place. */
 static void tposei_walk_cache(const tposei_job *job, const tposei_kset *k, size_t tile,
                               tposei_tile_fn kernel, tposei_part_fn part, const tposei_tune *t)
 {
-    tposei_geom g = tposei_geom_of(k->esize, tile, TPOSEI_GEOM_CACHE, kernel, t);
+    tposei_geom g;
+    tposei_geom_of(&g, k->esize, tile, TPOSEI_GEOM_CACHE, kernel, t);
     g.part = part;
     tposei_walk(job, &g, NULL);
 }
@@ -1800,9 +1802,10 @@ static void tposei_walk_dense(const tposei_job *job, const tposei_kset *k, const
                               unsigned char *buf)
 {
     const size_t e = k->esize, tile = k->tile, row = job->rows * e, ss = job->src_stride;
-    tposei_geom g = tposei_geom_of(e, tile, TPOSEI_GEOM_BUFFER, k->tile_fn, t);
+    tposei_geom g;
     tposei_pf pf;
     size_t cb, c, r;
+    tposei_geom_of(&g, e, tile, TPOSEI_GEOM_BUFFER, k->tile_fn, t);
     g.band = job->rows;
     g.bcols = g.pcols = TPOSEI_STREAM_BUF / row / tile * tile;
     tposei_pf_start(&pf, job, &g);
@@ -1838,40 +1841,40 @@ typedef struct tposei_choice {
     int whole;
 } tposei_choice;
 
-static tposei_choice tposei_choose(const tposei_job *job, const tposei_kset *k,
-                                   const tposei_tune *t, int aligned)
+static void tposei_choose(tposei_choice *ch, const tposei_job *job, const tposei_kset *k,
+                          const tposei_tune *t, int aligned)
 {
-    tposei_choice ch;
     const int spread = tposei_spread(job, k, t);
     const int nt_crowded = !spread && !tposei_short_rows(job, t);
     const int even = ((uintptr_t)job->dst | job->dst_stride) % 2 == 0;
     const int vbmi = tposei_cpu_has(k->join_b_isa);
     const size_t carries = (job->cols + k->line - 1) / k->line * k->line * 2 * TPOSEI_CACHE_LINE;
-    ch.nt = k->nt[nt_crowded];
-    ch.whole = k->join_whole && spread && t->u8_join_whole && carries <= TPOSEI_STREAM_BUF;
-    ch.join = aligned                   ? NULL
-              : ch.whole                ? k->join_whole
-              : !k->join_w[!spread]     ? NULL
-              : even                    ? k->join_w[!spread]
-              : vbmi                    ? k->join_b[!spread]
-                                        : NULL;
-    ch.pair_tiles = k->pair_tiles;
-    ch.pair = k->pair[!spread];
+    ch->nt = k->nt[nt_crowded];
+    ch->whole = k->join_whole && spread && t->u8_join_whole && carries <= TPOSEI_STREAM_BUF;
+    ch->join = aligned               ? NULL
+               : ch->whole           ? k->join_whole
+               : !k->join_w[!spread] ? NULL
+               : even                ? k->join_w[!spread]
+               : vbmi                ? k->join_b[!spread]
+                                     : NULL;
+    ch->pair_tiles = k->pair_tiles;
+    ch->pair = k->pair[!spread];
     if (k->column && spread && job->cols < 2 * k->line) {
-        ch.pair = k->column;
-        ch.pair_tiles = k->column_tiles;
+        ch->pair = k->column;
+        ch->pair_tiles = k->column_tiles;
     }
-    if (k->pair_when == TPOSEI_PAIR_ACROSS && !t->across_pairs) ch.pair = NULL;
+    if (k->pair_when == TPOSEI_PAIR_ACROSS && !t->across_pairs) ch->pair = NULL;
     if (k->pair_when == TPOSEI_PAIR_DOWN4 &&
         !(t->down4 && (nt_crowded || job->dst_stride % t->down4_align == 0)))
-        ch.pair = NULL;
-    return ch;
+        ch->pair = NULL;
 }
 
 /* The streaming kernels of a set: the dense walk for short dense rows off lines; where the
    sides reach the line tiles, the direct walk (rows on lines, or joined), else the L1
-   buffer; one fence per call. */
-static void tposei_run_stream(const tposei_job *job, const tposei_kset *k, const tposei_tune *t)
+   buffer; one fence per call. Out of line, so its 32 KiB buffer is on the stack only while
+   it runs: inlined into tposei_run_set (Clang), every job took it, in-cache tiles too. */
+TPOSEI_NOINLINE void tposei_run_stream(const tposei_job *job, const tposei_kset *k,
+                                       const tposei_tune *t)
 {
     unsigned char raw[TPOSEI_STREAM_BUF + TPOSEI_CACHE_LINE];
     unsigned char *buf = raw + (-(uintptr_t)raw & (TPOSEI_CACHE_LINE - 1));
@@ -1886,10 +1889,12 @@ static void tposei_run_stream(const tposei_job *job, const tposei_kset *k, const
         tposei_walk_dense(job, k, t, buf);
     } else {
         tposei_choice ch;
-        ch.nt = NULL;
+        ch.nt = ch.pair = NULL;
         ch.join = NULL;
+        ch.pair_tiles = 0;
+        ch.whole = 0;
         if (big) {
-            ch = tposei_choose(job, k, t, aligned);
+            tposei_choose(&ch, job, k, t, aligned);
             if (k->line != k->tile) kernel = ch.nt;
         }
         if (aligned && tposei_plain_rows(job, t)) {
@@ -1897,9 +1902,9 @@ static void tposei_run_stream(const tposei_job *job, const tposei_kset *k, const
             return;
         }
         if (ch.nt && (aligned || ch.join))
-            g = tposei_geom_direct(job, k, t, ch.nt, ch.join, ch.whole, ch.pair, ch.pair_tiles);
+            tposei_geom_direct(&g, job, k, t, ch.nt, ch.join, ch.whole, ch.pair, ch.pair_tiles);
         else
-            g = tposei_geom_buffer(k, tile, kernel, part, aligned, t);
+            tposei_geom_buffer(&g, k, tile, kernel, part, aligned, t);
         tposei_walk(job, &g, buf);
     }
     k->fence();

@@ -570,27 +570,30 @@ static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize
     const size_t t =
         sw.fn || tposei_ip_swaps(esize) ? TPOSEI_IP_SWAP_BYTES / esize : tposei_ip_tile_edge(esize);
     const size_t st = ld * esize;
-    tposei_ip_walk cur, next;
+    tposei_ip_walk next; /* the step after (i, j); a copy of a whole walk is a memcpy call */
+    size_t i, j;
     if (esize > TPOSEI_IP_TILE_BYTES) {
         tposei_ip_square_huge(a, n, st, esize);
         return;
     }
-    cur.n = n;
-    cur.t = t;
-    cur.span = t * TPOSEI_IP_SUPER;
-    cur.i0 = cur.j0 = 0;
-    tposei_ip_walk_enter(&cur);
-    next = cur;
+    next.n = n;
+    next.t = t;
+    next.span = t * TPOSEI_IP_SUPER;
+    next.i0 = next.j0 = 0;
+    tposei_ip_walk_enter(&next);
+    i = next.i;
+    j = next.j;
     tposei_ip_walk_next(&next);
-    while (cur.i < n) {
+    while (i < n) {
         if (next.i < n) {
             const size_t ti = tposei_min(t, n - next.i), tj = tposei_min(t, n - next.j);
             tposei_ip_prefetch_block(a + next.i * st + next.j * esize, st, ti, tj * esize);
             if (next.i != next.j)
                 tposei_ip_prefetch_block(a + next.j * st + next.i * esize, st, tj, ti * esize);
         }
-        tposei_ip_square_step(a, st, esize, n, t, cur.i, cur.j, buf, &sw);
-        cur = next;
+        tposei_ip_square_step(a, st, esize, n, t, i, j, buf, &sw);
+        i = next.i;
+        j = next.j;
         tposei_ip_walk_next(&next);
     }
 }
@@ -607,15 +610,14 @@ typedef struct tposei_perm {
     tposei_div div_a, div_r;
 } tposei_perm;
 
-static tposei_perm tposei_perm_make(uint64_t a, uint64_t r, uint64_t b)
+/* Fills *p (a struct this size assigned whole is a call to memcpy under Clang -O0). */
+static void tposei_perm_make(tposei_perm *p, uint64_t a, uint64_t r, uint64_t b)
 {
-    tposei_perm p;
-    p.count = a * r * b;
-    p.r = r;
-    p.b = b;
-    p.div_a = tposei_div_make(a);
-    p.div_r = tposei_div_make(r);
-    return p;
+    p->count = a * r * b;
+    p->r = r;
+    p->b = b;
+    p->div_a = tposei_div_make(a);
+    p->div_r = tposei_div_make(r);
 }
 
 /* Source of destination chunk y: I = y mod A, r = (y / A) mod R, J = y / (A R). */
@@ -1083,7 +1085,7 @@ static void tposei_ip_skinny_tall(unsigned char *a, uint64_t big, uint64_t small
     uint64_t i;
     if (rest) tposei_ip_copy(tail, a + kt * row, (size_t)(rest * row));
     tposei_ip_blocks(a, k, (size_t)t, (size_t)small, esize, block);
-    p = tposei_perm_make(k, 1, small); /* [K][small] -> [small][K] */
+    tposei_perm_make(&p, k, 1, small); /* [K][small] -> [small][K] */
     tposei_ip_permute(a, (size_t)(t * esize), &p, block, carry_bytes, seen);
     if (!rest) return;
     for (i = small; i-- > 0;)
@@ -1107,7 +1109,7 @@ static void tposei_ip_skinny_wide(unsigned char *a, uint64_t big, uint64_t small
         for (i = 1; i < small; i++)
             tposei_ip_memmove(a + i * kt * esize, a + i * big * esize, (size_t)(kt * esize));
     }
-    p = tposei_perm_make(small, 1, k); /* [small][K] -> [K][small] */
+    tposei_perm_make(&p, small, 1, k); /* [small][K] -> [K][small] */
     tposei_ip_permute(a, (size_t)(t * esize), &p, block, carry_bytes, seen);
     tposei_ip_blocks(a, k, (size_t)small, (size_t)t, esize, block);
     if (rest) tposei_ip_copy(a + kt * row, tail, (size_t)(rest * row));
@@ -1128,7 +1130,7 @@ static void tposei_ip_gcd(unsigned char *a, uint64_t rows, uint64_t cols, uint64
     for (i = 0; i < ta; i++)
         for (j = 0; j < tb; j++)
             tposei_ip_square(a + i * g * st + j * g * esize, (size_t)g, (size_t)cols, esize);
-    p = tposei_perm_make(ta, g, tb);
+    tposei_perm_make(&p, ta, g, tb);
     tposei_ip_permute(a, (size_t)(g * esize), &p, carry, carry_bytes, seen);
 }
 
@@ -1563,7 +1565,7 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
     k.esize = esize;
     k.width = tposei_ckg_width(esize);
     k.panel = part[0];
-    k.table = (uint64_t *)(void *)part[1];
+    k.table = (uint64_t *)(void *)part[1]; /* aligned: tposei_ip_carve starts parts on lines */
     k.row = part[2];
     k.seen = part[3];
     switch (esize) {
@@ -1638,7 +1640,7 @@ static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t
         tposei_ip_gcd(a, rows, cols, pl->t, esize, carry, TPOSEI_IP_CARRY_BYTES, NULL);
         return;
     }
-    p = tposei_perm_make(rows, 1, cols);
+    tposei_perm_make(&p, rows, 1, cols);
     tposei_ip_permute(a, esize, &p, carry, TPOSEI_IP_CARRY_BYTES, NULL);
 }
 
@@ -1707,9 +1709,10 @@ TPOSEI_FORCE_INLINE void tposei_plan_cycle(unsigned char *a, const tposei_perm *
 
 TPOSEI_FORCE_INLINE void tposei_plan_run(const unsigned char *plan, unsigned char *a, size_t esize)
 {
-    const tposei_perm p = tposei_perm_make(tposei_plan_get(plan, 1), 1, tposei_plan_get(plan, 2));
     const uint64_t cycles = tposei_plan_get(plan, 3);
+    tposei_perm p;
     uint64_t c;
+    tposei_perm_make(&p, tposei_plan_get(plan, 1), 1, tposei_plan_get(plan, 2));
     for (c = 0; c < cycles; c++)
         tposei_plan_cycle(a, &p, tposei_plan_get(plan, 4 + 2 * (size_t)c),
                           tposei_plan_get(plan, 5 + 2 * (size_t)c), esize);
@@ -1790,7 +1793,7 @@ TPOSE_API size_t tpose_plan_bytes(size_t rows, size_t cols)
     tposei_perm p;
     if (!tposei_mul(rows, cols, &elems)) return 0;
     if (elems == 0) return TPOSEI_PLAN_HEADER;
-    p = tposei_perm_make(rows, 1, cols);
+    tposei_perm_make(&p, rows, 1, cols);
     if (!tposei_ip_mul_add((size_t)tposei_plan_walk(&p, NULL), 16, TPOSEI_PLAN_HEADER, &bytes))
         return 0;
     return bytes;
@@ -1809,7 +1812,7 @@ TPOSE_API tpose_status tpose_plan_init(void *plan, size_t plan_bytes, size_t row
     tposei_plan_put(out, 2, cols);
     tposei_plan_put(out, 3, 0);
     if (elems == 0) return TPOSE_OK;
-    p = tposei_perm_make(rows, 1, cols);
+    tposei_perm_make(&p, rows, 1, cols);
     tposei_plan_put(out, 3, tposei_plan_walk(&p, out));
     return TPOSE_OK;
 }

@@ -892,7 +892,7 @@ TPOSEI_AVX2_KERNEL void tposei_stream_row_avx2(unsigned char *dst, const unsigne
 }
 
 /* Orders the streamed stores before anything the caller does next: once per call. */
-static void tposei_stream_fence(void) { _mm_sfence(); }
+static TPOSEI_SSE2_FN void tposei_stream_fence(void) { _mm_sfence(); }
 
 /* ---- AVX2 strip kernels: skinny shapes -------------------------------------------------- */
 
@@ -2947,12 +2947,12 @@ static int tposei_avx512_strips(const tposei_job *job, int stream)
 /* 8 x 8 floats in eight rows: two unpacks, two shuffles and a 128-bit lane exchange. */
 TPOSEI_AVX2_INLINE void tposei_u32_8x8_regs(__m256i *r)
 {
-    __m256 f[8], t[8], s[8];
+    __m256 t[8], s[8]; /* r cast where used: a loop of casts alone became a memcpy (Clang -Os) */
     int k;
-    for (k = 0; k < 8; k++) f[k] = _mm256_castsi256_ps(r[k]);
     for (k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_ps(f[k], f[k + 1]);     /* a0 b0 a1 b1 | a4 b4 a5 b5 */
-        t[k + 1] = _mm256_unpackhi_ps(f[k], f[k + 1]); /* a2 b2 a3 b3 | a6 b6 a7 b7 */
+        const __m256 a = _mm256_castsi256_ps(r[k]), b = _mm256_castsi256_ps(r[k + 1]);
+        t[k] = _mm256_unpacklo_ps(a, b);     /* a0 b0 a1 b1 | a4 b4 a5 b5 */
+        t[k + 1] = _mm256_unpackhi_ps(a, b); /* a2 b2 a3 b3 | a6 b6 a7 b7 */
     }
     for (k = 0; k < 8; k += 4) {
         s[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);         /* a0 b0 c0 d0 | a4 .. d4 */
@@ -2961,10 +2961,9 @@ TPOSEI_AVX2_INLINE void tposei_u32_8x8_regs(__m256i *r)
         s[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE); /* a3 .. d3 | a7 .. d7 */
     }
     for (k = 0; k < 4; k++) {
-        f[k] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);     /* a_k .. h_k */
-        f[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31); /* a_k+4 .. h_k+4 */
+        r[k] = _mm256_castps_si256(_mm256_permute2f128_ps(s[k], s[k + 4], 0x20)); /* a_k .. h_k */
+        r[k + 4] = _mm256_castps_si256(_mm256_permute2f128_ps(s[k], s[k + 4], 0x31)); /* a_k+4.. */
     }
-    for (k = 0; k < 8; k++) r[k] = _mm256_castps_si256(f[k]);
 }
 
 /* 4 x 4 doubles: unpacks pair rows (a0 b0 | a2 b2), a lane exchange finishes. */

@@ -32,9 +32,10 @@ static walk_log run_cursor(const tposei_job *job, size_t pcols, size_t first, in
                            size_t steps, uint64_t seed)
 {
     walk_log w;
-    tposei_geom g = tposei_geom_of(1, 64, TPOSEI_GEOM_DIRECT, NULL, tposei_tune_get());
+    tposei_geom g;
     tposei_pf pf;
     size_t k;
+    tposei_geom_of(&g, 1, 64, TPOSEI_GEOM_DIRECT, NULL, tposei_tune_get());
     g.band = 64;
     g.bcols = g.pcols = pcols;
     g.pf_first = first;
