@@ -1367,9 +1367,10 @@ TPOSEI_AVX2_INLINE void tposei_vside_group(__m256i *x, const unsigned char *s, s
 
 /* Tall: each step one line of each destination row, joined with its carry where the rows are
    off lines (tposei_avx2_seam). */
-TPOSEI_AVX2_INLINE void tposei_vside_tall(const tposei_job *job, tposei_vside v, int stream)
+TPOSEI_AVX2_INLINE void tposei_vside_tall(const tposei_job *job, tposei_vside v, int stream,
+                                          size_t w)
 {
-    const size_t n = 16 / v.esize, q = 2 * n, w = v.width, ds = job->dst_stride;
+    const size_t n = 16 / v.esize, q = 2 * n, ds = job->dst_stride;
     const size_t total = job->rows / (v.pairs ? 2 : 1); /* network rows */
     tposei_avx2_seams sm;
     __m256i x[2][16], carry[TPOSEI_SEAMS16_ROWS][2];
@@ -1379,7 +1380,8 @@ TPOSEI_AVX2_INLINE void tposei_vside_tall(const tposei_job *job, tposei_vside v,
     for (; i + 2 * q <= total; i += 2 * q)
         for (g = 0; g < w / 16; g++) {
             const unsigned char *s = job->src + i * w + 16 * g;
-            for (h = 0; h < 2; h++) /* rows 0..q-1, then q..2q-1: one network instance */
+            TPOSEI_UNROLL
+            for (h = 0; h < 2; h++) /* rows 0..q-1, then q..2q-1 */
                 tposei_vside_group(x[h], s + h * q * w, w, v.esize, v.pairs);
             TPOSEI_UNROLL
             for (k = 0; k < n; k++) {
@@ -1476,8 +1478,10 @@ TPOSEI_FORCE_INLINE int tposei_vside_fits(const tposei_job *job)
            (tall ? job->rows : job->cols) >= 256;
 }
 
-/* The loops as one function per network element size (its unpacks constants; the width
-   and the pairs run-time); bytes and 16-byte elements have no wide geometry. */
+/* The loops as one function per network element size (its unpacks constants, the pairs
+   run-time); the tall loop also per width, which cost n x 8 floats and bytes a tenth of their
+   speed on AVX2 at run time (bench/MEASURED.md, "the vector-side width"). Bytes and 16-byte
+   elements have no wide geometry. */
 #define TPOSEI_VSIDE_FN(e, wide)                                                             \
     TPOSEI_AVX2_KERNEL void tposei_vside_e##e(const tposei_job *job, tposei_vside v,         \
                                               int tall, int stream)                          \
@@ -1485,8 +1489,12 @@ TPOSEI_FORCE_INLINE int tposei_vside_fits(const tposei_job *job)
         v.esize = e;                                                                         \
         if (wide && !tall)                                                                   \
             tposei_vside_wide(job, v, stream);                                               \
+        else if (e == 1 || e == 16) /* one copy: the largest network, or rare */             \
+            tposei_vside_tall(job, v, stream, v.width);                                      \
+        else if (v.width == 16)                                                              \
+            tposei_vside_tall(job, v, stream, 16);                                           \
         else                                                                                 \
-            tposei_vside_tall(job, v, stream);                                               \
+            tposei_vside_tall(job, v, stream, 32);                                           \
     }
 TPOSEI_VSIDE_FN(1, 0)
 TPOSEI_VSIDE_FN(2, 1)
