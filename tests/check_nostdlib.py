@@ -25,6 +25,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_symbols import ALLOWED, RUNTIME  # noqa: E402  (the same runtimes allowed)
+import embed_cli  # noqa: E402
 
 SOURCES = {
     "impl": "#define TPOSE_NO_STDLIB\n#define TPOSE_IMPLEMENTATION\n"
@@ -77,13 +78,7 @@ def where(cc, flags, src, objdump, symbols, tmp):
 
 
 def main():
-    if len(sys.argv) < 4:
-        print(__doc__)
-        return 2
-    root, label, cc = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3:]
-    if not shutil.which(cc[0]):
-        print(f"{label}: no {cc[0]} here; skipped")
-        return 77
+    root, (label,), cc = embed_cli.parse(__doc__, labels=1)
     nm, objdump = tool(cc[0], "nm"), tool(cc[0], "objdump")
     if not nm:
         print(f"{label}: no nm for {cc[0]}; skipped")

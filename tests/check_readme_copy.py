@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 
+import embed_cli  # beside this script
+
 # -O0: the recipe is what is checked, not the code generation; a third of -O1's time.
 FLAGS = ["-std=c99", "-O0", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 
@@ -155,13 +157,7 @@ def build_run(cc, work, sources, defines):
 
 
 def main():
-    if len(sys.argv) < 3:
-        print(__doc__)
-        return 2
-    root, cc = os.path.abspath(sys.argv[1]), sys.argv[2:]
-    if not shutil.which(cc[0]):
-        print(f"no {cc[0]} here; skipped")
-        return 77
+    root, _, cc = embed_cli.parse(__doc__)
     with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
         readme = f.read()
     rows = [(text, files) for text, files in copy_table(readme)

@@ -15,10 +15,11 @@ tposei_ip_square, the budget + 240..464 bytes; at 1024 the fixed-size frames lea
 For comparison it prints the largest frame of transpose.h's implementation too (not checked:
 its streaming walks hold a 32 KiB L1 block buffer by design)."""
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
+
+import embed_cli  # beside this script
 
 SLACK = 3072
 BUDGETS = (16384, 1024)  # the default (no macro defined), the least allowed
@@ -46,13 +47,7 @@ def frames(cc, src, flags, tmp):
 
 
 def main():
-    if len(sys.argv) < 3:
-        print(__doc__)
-        return 2
-    root, cc = os.path.abspath(sys.argv[1]), sys.argv[2:]
-    if not shutil.which(cc[0]):
-        print(f"no {cc[0]} here; skipped")
-        return 77
+    root, _, cc = embed_cli.parse(__doc__)
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="tpose-stack-") as tmp:
         probe = os.path.join(tmp, "probe.c")
