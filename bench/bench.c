@@ -11,16 +11,19 @@
                                        to >= 256 MiB
    tpose-bench -r 8256 -c 8256 -e 1    one shape (-c defaults to -r)
    options: -e ESIZE[,ESIZE...]  -k KERNEL[,KERNEL...] (names as tpose_kernel_name, auto, or
-            peers: the other libraries built in with the Meson option `peers`)
-            -n REPS (default 5)  -m MIB moved per measurement (default 1024; 0 = one pair,
-            cache-resident)  -H (matrices on 2 MiB transparent huge pages)  -S (one source
+            peers: the other libraries built in with the Meson option `peers`; or one of
+            them: openblas, libxsmm, fftw)
+            -n REPS (default 5; 101 with -w)  -m MIB moved per measurement (default 1024;
+            0 = one pair, cache-resident)  -w (warm data: one pair, every timed pass after an
+            untimed one of the same routine, memcpy too; a last column says which cache the
+            pair fits in)  -H (matrices on 2 MiB transparent huge pages)  -S (one source
             shared by the pool: the stores alone from memory; bench_common.h)
             -L SRC_LD  -D DST_LD (leading dimensions in elements, default dense: the cost of
             a stride class; memcpy still copies rows * cols * esize bytes, and the other
             libraries run only on dense matrices)  -C (CSV on stdout instead of the
             markdown table, the preamble on stderr; bench/plot.py draws it)  -h
    The default markdown output is parsed by bench/interleave.py, targets.sh and rects.sh:
-   its format does not change. */
+   its format does not change (-w adds its column last). */
 #include "bench_common.h"
 #include <unistd.h>
 
@@ -30,7 +33,11 @@
    collected and plotted without parsing the table. */
 static int csv_output = 0;
 
-#define CSV_HEADER "shape,rows,cols,esize,kernel,gbps,ticks_per_elem,ratio_to_memcpy\n"
+#define CSV_HEADER "shape,rows,cols,esize,kernel,gbps,ticks_per_elem,ratio_to_memcpy"
+
+/* -w: the smallest cache the shape's source and destination fit in together ("L2"), or
+   "memory"; the column after the ratio. */
+static const char *warm_fit = "";
 
 /* One result row, markdown or CSV. name: a kernel or peer library; picked: AUTO's kernel
    (markdown "auto (picked)", CSV "auto:picked") or NULL; failure: NULL, or why there is no
@@ -40,22 +47,26 @@ static void print_row(size_t rows, size_t cols, size_t esize, const char *name,
                       const char *failure)
 {
     char label[64];
+    const char *sep = tb_warm ? (csv_output ? "," : " ") : "";
+    const char *fit = tb_warm ? warm_fit : "";
+    const char *end = tb_warm && !csv_output ? " |" : "";
     if (picked)
         snprintf(label, sizeof label, csv_output ? "%s:%s" : "%s (%s)", name, picked);
     else
         snprintf(label, sizeof label, "%s", name);
     if (csv_output && failure) {
-        printf("%zux%zu,%zu,%zu,%zu,%s,,,\n", rows, cols, rows, cols, esize, label);
+        printf("%zux%zu,%zu,%zu,%zu,%s,,,%s%s\n", rows, cols, rows, cols, esize, label, sep, fit);
         fprintf(stderr, "tpose-bench: %s %s on %zux%zu, esize %zu\n", label, failure, rows,
                 cols, esize);
     } else if (csv_output) {
-        printf("%zux%zu,%zu,%zu,%zu,%s,%.3f,%.4f,%.4f\n", rows, cols, rows, cols, esize, label,
-               gbps, ticks, ratio);
+        printf("%zux%zu,%zu,%zu,%zu,%s,%.3f,%.4f,%.4f%s%s\n", rows, cols, rows, cols, esize,
+               label, gbps, ticks, ratio, sep, fit);
     } else if (failure) {
-        printf("| %zux%zu | %zu | %s | %s | | |\n", rows, cols, esize, label, failure);
+        printf("| %zux%zu | %zu | %s | %s | | |%s%s\n", rows, cols, esize, label, failure, sep,
+               tb_warm ? " |" : "");
     } else {
-        printf("| %zux%zu | %zu | %s | %.2f | %.3f | %.2f |\n", rows, cols, esize, label, gbps,
-               ticks, ratio);
+        printf("| %zux%zu | %zu | %s | %.2f | %.3f | %.2f |%s%s%s\n", rows, cols, esize, label,
+               gbps, ticks, ratio, sep, fit, end);
     }
     fflush(stdout);
 }
@@ -70,7 +81,7 @@ typedef struct options {
     int n_esizes;
     int kernels[TPOSE_KERNEL_COUNT]; /* 1 = selected */
     int any_kernel_selected;
-    int peers; /* -k peers: the other libraries too (all of them run when no -k is given) */
+    unsigned peers; /* PEER_* bits of -k (all of them run when no -k is given) */
     int reps;
     size_t pool_mib;
     int pool_set;
@@ -97,11 +108,12 @@ static int transpose_pass(const tb_pool *pool, void *arg)
 static void print_header(void)
 {
     if (csv_output) {
-        fputs(CSV_HEADER, stdout);
+        printf("%s%s\n", CSV_HEADER, tb_warm ? ",data_in" : "");
         return;
     }
-    printf("| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy |\n");
-    printf("|---|---:|---|---:|---:|---:|\n");
+    printf("| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy |%s\n",
+           tb_warm ? " data in |" : "");
+    printf("|---|---:|---|---:|---:|---:|%s\n", tb_warm ? "---|" : "");
 }
 
 static void run_kernel(const tb_pool *pool, pass_ctx *ctx, int reps)
@@ -123,6 +135,25 @@ static void run_kernel(const tb_pool *pool, pass_ctx *ctx, int reps)
               res.op_ticks / elems, res.memcpy_seconds / res.op_seconds, NULL);
 }
 
+/* The smallest data cache holding `bytes` (sysconf's sizes where the C library has them). */
+static const char *cache_fit(size_t bytes)
+{
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+    static const int levels[] = {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE,
+                                 _SC_LEVEL3_CACHE_SIZE};
+    static const char *const names[] = {"L1", "L2", "L3"};
+    int i;
+    for (i = 0; i < 3; i++) {
+        const long size = sysconf(levels[i]);
+        if (size > 0 && bytes <= (size_t)size) return names[i];
+    }
+    return "memory";
+#else
+    (void)bytes;
+    return "?";
+#endif
+}
+
 /* Every selected kernel on one shape. Cache-resident shapes (a pair under 2 MiB) use one
    pair unless -m says otherwise. */
 static void run_shape(const options *o, size_t rows, size_t cols, size_t esize)
@@ -140,6 +171,7 @@ static void run_shape(const options *o, size_t rows, size_t cols, size_t esize)
     ctx.esize = esize;
     ctx.src_ld = src_ld;
     ctx.dst_ld = dst_ld;
+    warm_fit = cache_fit(pool.src_bytes + pool.dst_bytes);
     /* Two untimed passes first: the first kernel measured otherwise pays for the pool's
        pages settling (measured: +30% on the first row at N = 2112, 1-byte). */
     tb_memcpy_pass(&pool, bytes);
@@ -151,7 +183,7 @@ static void run_shape(const options *o, size_t rows, size_t cols, size_t esize)
         run_kernel(&pool, &ctx, o->reps);
     }
     if (dense && (!o->any_kernel_selected || o->peers))
-        peers_run_all(&pool, rows, cols, esize, o->reps);
+        peers_run_all(&pool, rows, cols, esize, o->reps, o->peers ? o->peers : PEER_ALL);
     tb_pool_free(&pool);
 }
 
@@ -174,8 +206,9 @@ static int parse_kernels(options *o, char *list)
     char *name = strtok(list, ",");
     for (; name; name = strtok(NULL, ",")) {
         int k, found = 0;
-        if (strcmp(name, "peers") == 0) {
-            o->peers = found = 1;
+        if (peer_bits(name)) {
+            o->peers |= peer_bits(name);
+            o->any_kernel_selected = found = 1;
             continue;
         }
         for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
@@ -207,7 +240,8 @@ static int parse_options(options *o, int argc, char **argv)
     int c;
     memset(o, 0, sizeof *o);
     o->reps = 5;
-    while ((c = getopt(argc, argv, "r:c:e:k:n:m:L:D:HSCh")) != -1) {
+    int reps_set = 0;
+    while ((c = getopt(argc, argv, "r:c:e:k:n:m:L:D:wHSCh")) != -1) {
         switch (c) {
         case 'r': o->rows = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': o->cols = (size_t)strtoull(optarg, NULL, 10); break;
@@ -217,7 +251,11 @@ static int parse_options(options *o, int argc, char **argv)
         case 'k':
             if (parse_kernels(o, optarg)) return 1;
             break;
-        case 'n': o->reps = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
+        case 'n':
+            o->reps = atoi(optarg) > 0 ? atoi(optarg) : 1;
+            reps_set = 1;
+            break;
+        case 'w': tb_warm = 1; break;
         case 'H': tb_huge_pages = 1; break;
         case 'S': tb_shared_source = 1; break;
         case 'C': csv_output = 1; break;
@@ -229,6 +267,11 @@ static int parse_options(options *o, int argc, char **argv)
             break;
         default: return 1;
         }
+    }
+    if (tb_warm) { /* one pair, whatever -m says */
+        o->pool_mib = 0;
+        o->pool_set = 1;
+        if (!reps_set) o->reps = TB_MAX_REPS;
     }
     if (o->cols == 0) o->cols = o->rows;
     if ((o->src_ld || o->dst_ld) && o->rows == 0) return 1; /* strides need one shape */
@@ -247,15 +290,16 @@ int main(int argc, char **argv)
     int e;
     if (parse_options(&o, argc, argv)) {
         fprintf(stderr, "usage: tpose-bench [-r ROWS] [-c COLS] [-e ESIZE,..] [-k KERNEL,..] "
-                        "[-n REPS] [-m MIB] [-L SRC_LD] [-D DST_LD] [-H] [-S] [-C]\n");
+                        "[-n REPS] [-m MIB] [-w] [-L SRC_LD] [-D DST_LD] [-H] [-S] [-C]\n");
         return 2;
     }
     pre = csv_output ? stderr : stdout; /* under -C stdout holds the CSV alone */
     fprintf(pre,
             "tpose-bench: one thread, median of %d passes; ratio = memcpy time / kernel time; "
-            "%s pages%s",
+            "%s pages%s%s",
             o.reps, tb_huge_pages ? "2 MiB" : "4 KiB",
-            tb_shared_source ? "; one source shared by every pair (-S)" : "");
+            tb_shared_source ? "; one source shared by every pair (-S)" : "",
+            tb_warm ? "; warm: one pair, each timed pass after an untimed one (-w)" : "");
     if (o.src_ld || o.dst_ld)
         fprintf(pre, "; leading dimensions: source %zu, destination %zu elements",
                 o.src_ld ? o.src_ld : o.cols, o.dst_ld ? o.dst_ld : o.rows);

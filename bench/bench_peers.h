@@ -120,8 +120,20 @@ static void peer_run(const tb_pool *pool, const char *name, peer_fn fn, peer_ctx
 
 #endif
 
-/* Every peer found at build time that handles this element size. */
-static void peers_run_all(const tb_pool *pool, size_t rows, size_t cols, size_t esize, int reps)
+/* -k names of the peers: one each, or all of them. */
+enum { PEER_OPENBLAS = 1, PEER_LIBXSMM = 2, PEER_FFTW = 4, PEER_ALL = 7 };
+static unsigned peer_bits(const char *name)
+{
+    return strcmp(name, "peers") == 0      ? PEER_ALL
+           : strcmp(name, "openblas") == 0 ? PEER_OPENBLAS
+           : strcmp(name, "libxsmm") == 0  ? PEER_LIBXSMM
+           : strcmp(name, "fftw") == 0     ? PEER_FFTW
+                                           : 0;
+}
+
+/* The peers of `which` (PEER_* bits) found at build time that handle this element size. */
+static void peers_run_all(const tb_pool *pool, size_t rows, size_t cols, size_t esize, int reps,
+                          unsigned which)
 {
     peer_ctx ctx;
     ctx.rows = rows;
@@ -130,14 +142,15 @@ static void peers_run_all(const tb_pool *pool, size_t rows, size_t cols, size_t 
     ctx.plan = NULL;
 #ifdef TB_PEER_OPENBLAS
     openblas_set_num_threads(1);
-    if (esize == 4 || esize == 8) peer_run(pool, "openblas omatcopy", peer_openblas, ctx, reps);
+    if ((which & PEER_OPENBLAS) && (esize == 4 || esize == 8))
+        peer_run(pool, "openblas omatcopy", peer_openblas, ctx, reps);
 #endif
 #ifdef TB_PEER_LIBXSMM
-    if (esize == 1 || esize == 2 || esize == 4 || esize == 8)
+    if ((which & PEER_LIBXSMM) && (esize == 1 || esize == 2 || esize == 4 || esize == 8))
         peer_run(pool, "libxsmm otrans", peer_libxsmm, ctx, reps);
 #endif
 #ifdef TB_PEER_FFTW
-    if (esize == 4 || esize == 8) {
+    if ((which & PEER_FFTW) && (esize == 4 || esize == 8)) {
         ctx.plan = peer_fftw_plan(rows, cols, esize, pool->dst[0], pool->src[0]);
         peer_run(pool, "fftw guru", peer_fftw, ctx, reps);
         if (ctx.plan && esize == 8) fftw_destroy_plan((fftw_plan)ctx.plan);
@@ -147,6 +160,7 @@ static void peers_run_all(const tb_pool *pool, size_t rows, size_t cols, size_t 
     (void)pool;
     (void)ctx;
     (void)reps;
+    (void)which;
 }
 
 #endif

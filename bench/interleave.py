@@ -33,7 +33,7 @@ def parse_binary(spec):
 def ratio(binary, shape):
     """One run: the ratio to memcpy and the kernel (or in-place path) of the row for the
     shape, found by the table's own header, so tpose-bench and tpose-bench-inplace both
-    work."""
+    work; None where the run has no row for it (a peer without that element size)."""
     path, kernel, extra = binary
     rows, cols, esize = shape.split()[:3]
     cmd = [path, "-r", rows, "-c", cols, "-e", esize,
@@ -44,8 +44,8 @@ def ratio(binary, shape):
     table = [[c.strip() for c in line.split("|")[1:-1]] for line in out if line.startswith("|")]
     head = table[0]
     at, name = head.index("ratio to memcpy"), head.index("kernel" if "kernel" in head else "path")
-    row = next(r for r in table[2:] if r[0] == f"{rows}x{cols}")
-    return float(row[at]), row[name]
+    row = next((r for r in table[2:] if r[0] == f"{rows}x{cols}"), None)
+    return (float(row[at]), row[name]) if row else (None, "-")
 
 
 def main(argv):
@@ -68,9 +68,12 @@ def main(argv):
         cells = []
         for i in range(len(binaries)):
             v = ratios[shape, i]
+            if None in v:
+                cells.append("-")
+                continue
             cell = (f"{statistics.median(v):.2f} ({min(v):.2f}-{max(v):.2f}) "
                     f"{names[shape, i]}")
-            if i > 0:
+            if i > 0 and None not in ratios[shape, 0]:
                 q = [a / b for a, b in zip(v, ratios[shape, 0])]
                 cell += f" x{statistics.median(q):.2f} ({min(q):.2f}-{max(q):.2f})"
             cells.append(cell)
