@@ -1124,11 +1124,10 @@ typedef struct tposei_geom {
 
 /* Bytes of the L1 block buffer of the buffered and dense walks, and of the joins' carries. */
 #define TPOSEI_STREAM_BUF 32768
-enum { TPOSEI_GEOM_CACHE, TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
+enum { TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
 
-/* Block shapes in cache lines of destination (band) and source (bcols): in-cache walks want
-   small blocks; runs from memory long runs on both sides, so each DRAM page opened serves
-   several lines (bench/MEASURED.md, "block shapes"). The aliasing geometry's blocks are 2
+/* Block shapes in cache lines of destination (band) and source (bcols): runs from memory
+   want long runs on both sides, so each DRAM page opened serves several lines (bench/MEASURED.md, "block shapes"). The aliasing geometry's blocks are 2
    lines by 8: the lines of a block sit in the few L2 sets the stride reaches. Geometries
    are filled through a pointer, never returned or assigned whole: compilers copy a struct
    this size with a call to memcpy (GCC for ARM at -O0 and -Os, Clang at -O0). */
@@ -1139,15 +1138,13 @@ static void tposei_geom_of(tposei_geom *g, size_t esize, size_t tile, int mode,
     const size_t unit = line > tile ? line : tile;
     g->esize = esize;
     g->tile = tile;
-    g->band = mode == TPOSEI_GEOM_CACHE    ? unit
-              : mode == TPOSEI_GEOM_DIRECT ? t->direct_lines * unit
+    g->band = mode == TPOSEI_GEOM_DIRECT  ? t->direct_lines * unit
               : mode == TPOSEI_GEOM_ALIAS  ? 2 * unit
                                            : 8 * unit;
     g->bcols = mode == TPOSEI_GEOM_DIRECT  ? (esize == 1 ? t->direct_rows_u8 : t->direct_rows)
                : mode == TPOSEI_GEOM_ALIAS ? 8 * unit
-               : mode == TPOSEI_GEOM_CACHE ? 4 * unit /* a panel: per-block work amortised */
                                            : unit;
-    g->pcols = mode == TPOSEI_GEOM_CACHE ? 4 * unit : g->bcols;
+    g->pcols = g->bcols;
     g->lead = 0;
     g->carry_row = TPOSEI_CACHE_LINE;
     g->pf_first = 0;
@@ -1775,14 +1772,59 @@ static void tposei_geom_buffer(tposei_geom *g, const tposei_kset *k, size_t tile
     TPOSE_ASSERT((g->band + g->lead) * g->bcols * k->esize <= TPOSEI_STREAM_BUF);
 }
 
-/* The in-cache walk: blocks sized for the caches, stored in place. */
-static void tposei_walk_cache(const tposei_job *job, const tposei_kset *k, size_t tile,
-                              tposei_tile_fn kernel, tposei_part_fn part, const tposei_tune *t)
+/* The tile after the one at `at` on a side ending at `end`: with `overlap` (at + tile <=
+   end) the last ends where the side ends, overlapping the one before (the same bytes stored
+   twice) instead of leaving a strip to a corner routine. */
+static size_t tposei_tile_next(size_t at, size_t tile, size_t end, int overlap)
 {
-    tposei_geom g;
-    tposei_geom_of(&g, k->esize, tile, TPOSEI_GEOM_CACHE, kernel, t);
-    g.part = part;
-    tposei_walk(job, &g, NULL);
+    return !overlap || at + tile >= end || at + 2 * tile <= end ? at + tile : end - tile;
+}
+
+/* Source rows [r0, r1) by columns [c0, c1) of the in-cache walk's edges: whole tiles, the
+   last of each side overlapping; the set's corners (or the scalar routine) only where a side
+   of the matrix is shorter than a tile. */
+static void tposei_lines_strip(const tposei_job *job, const tposei_kset *k, size_t r0, size_t r1,
+                               size_t c0, size_t c1)
+{
+    const size_t e = k->esize, tile = k->tile, ss = job->src_stride, ds = job->dst_stride;
+    const int whole = job->rows >= tile && job->cols >= tile; /* then r1, c1 >= tile */
+    size_t r, c;
+    for (r = whole ? tposei_min(r0, r1 - tile) : r0; r < r1; r = tposei_tile_next(r, tile, r1, whole))
+        for (c = whole ? tposei_min(c0, c1 - tile) : c0; c < c1;
+             c = tposei_tile_next(c, tile, c1, whole)) {
+            unsigned char *d = job->dst + c * ds + r * e;
+            const unsigned char *s = job->src + r * ss + c * e;
+            const size_t h = tposei_min(tile, r1 - r), w = tposei_min(tile, c1 - c);
+            if (whole) k->tile_fn(d, ds, s, ss);
+            else if (k->part) k->part(d, ds, s, ss, h, w);
+            else tposei_rect(d, ds, s, ss, h, w, e);
+        }
+}
+
+/* The in-cache walk of plain tiles: line blocks (a cache line of elements a side) across
+   each band of source rows, each block's tiles down then across so that every destination
+   line is whole before the next tile starts; then the edges. No software prefetch: the data
+   sit in cache, or come as a few row streams the hardware prefetchers follow, and a cursor
+   cost these shapes more than it saved (bench/MEASURED.md, "the in-cache walk by lines"). */
+TPOSEI_NOINLINE void tposei_walk_lines(const tposei_job *job, const tposei_kset *k)
+{
+    const size_t e = k->esize, tile = k->tile, ss = job->src_stride, ds = job->dst_stride;
+    const size_t line = TPOSEI_CACHE_LINE / e > tile ? TPOSEI_CACHE_LINE / e : tile;
+    const size_t full_r = job->rows - job->rows % line, full_c = job->cols - job->cols % line;
+    const size_t across_s = tile * e, across_d = tile * ds;
+    const tposei_tile_fn fn = k->tile_fn; /* locals: the calls could change what *k holds */
+    unsigned char *const dst = job->dst;
+    const unsigned char *const src = job->src;
+    size_t rb, cb, r, c;
+    for (rb = 0; rb < full_r; rb += line)
+        for (cb = 0; cb < full_c; cb += line) {
+            const unsigned char *s = src + rb * ss + cb * e;
+            unsigned char *d = dst + cb * ds + rb * e;
+            for (c = 0; c < line; c += tile, s += across_s, d += across_d)
+                for (r = 0; r < line; r += tile) fn(d + r * e, ds, s + r * ss, ss);
+        }
+    if (full_c < job->cols) tposei_lines_strip(job, k, 0, full_r, full_c, job->cols);
+    if (full_r < job->rows) tposei_lines_strip(job, k, full_r, job->rows, 0, job->cols);
 }
 
 /* Dense destinations of short rows off cache lines (dst_stride == rows * esize, at most
@@ -1898,7 +1940,7 @@ TPOSEI_NOINLINE void tposei_run_stream(const tposei_job *job, const tposei_kset 
             if (k->line != k->tile) kernel = ch.nt;
         }
         if (aligned && tposei_plain_rows(job, t)) {
-            tposei_walk_cache(job, k, tile, kernel, part, t);
+            tposei_walk_lines(job, k);
             return;
         }
         if (ch.nt && (aligned || ch.join))
@@ -1927,7 +1969,7 @@ static void tposei_run_set(const tposei_job *job, const tposei_kset *k, int walk
     if (walk == TPOSEI_WALK_STREAM)
         tposei_run_stream(job, k, t);
     else
-        tposei_walk_cache(job, k, k->tile, k->tile_fn, k->part, t);
+        tposei_walk_lines(job, k);
 }
 
 /* The set a family runs for `esize` on this CPU: the first of its list that fits. */
