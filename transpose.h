@@ -737,7 +737,7 @@ typedef struct tposei_family {
    each; bench/MEASURED.md has the measurements. Sizes in bytes unless named otherwise. */
 typedef struct tposei_tune {
     /* dispatch */
-    size_t stream_from;     /* destination bytes from which AUTO streams: L2 */
+    size_t stream_from;     /* destination bytes from which AUTO streams: L3 / 8, >= L2 */
     size_t portable_cache;  /* matrices up to this take `blocked` over `prefetch`: L2 / 4 */
     /* the direct stream blocks: band lines of destination by rows destination rows */
     size_t direct_lines;    /* 8 */
@@ -858,7 +858,11 @@ static void tposei_tune_derive(tposei_tune *t, const tposei_cpu *c)
 {
     const size_t l2 = c->l2 ? c->l2 : (size_t)1 << 20;
     const size_t tlb = c->tlb2 ? c->tlb2 : 3072;
-    t->stream_from = l2;
+    /* Stream once source and destination together pass a quarter of the last-level cache:
+       below that, data a program just touched stay there and plain stores run faster; above
+       it, streaming won warm too, and cold data favour it at every size (MEASURED.md,
+       "Where streaming pays"). */
+    t->stream_from = c->l3 / 8 > l2 ? c->l3 / 8 : l2;
     t->portable_cache = l2 / 4;
     t->direct_lines = 8;
     t->direct_rows = t->direct_rows_u8 = tposei_clamp(tposei_pow2_floor(l2 / 2048), 128, 1024);

@@ -180,13 +180,25 @@ static void kernel_limit(void)
     }
     tpose_kernel_limit(TPOSE_KERNEL_AUTO);
     TT_CHECK(tpose_kernel_auto(100, 100, 1) >= TPOSE_KERNEL_SWAR, "limit lifted");
-    if (tpose_kernel_auto(3000, 3000, 1) == TPOSE_KERNEL_AVX512_STREAM) { /* from 1 MiB */
-        TT_CHECK(tpose_kernel_auto(1024, 1024, 1) == TPOSE_KERNEL_AVX512_STREAM, "1 MiB");
-        TT_CHECK(tpose_kernel_auto(256, 512, 8) == TPOSE_KERNEL_AVX512_STREAM, "1 MiB, f64");
-        TT_CHECK(tpose_kernel_auto(1023, 1024, 1) == TPOSE_KERNEL_AVX512, "under 1 MiB");
+    if (tpose_kernel_auto(10000, 10000, 1) == TPOSE_KERNEL_AVX512_STREAM) {
+        /* the threshold follows the caches (at least L2, an eighth of L3): the fewest rows
+           of 1 KiB that stream, then the same bytes in other shapes on either side of it */
+        size_t lo = 1, hi = 100000, bytes;
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (tpose_kernel_auto(mid, 1024, 1) == TPOSE_KERNEL_AVX512_STREAM) hi = mid;
+            else lo = mid + 1;
+        }
+        bytes = lo * 1024;
+        TT_CHECK(bytes >= 256 * 1024 && bytes < 100000 * 1024, "a threshold from the caches");
+        TT_CHECK(tpose_kernel_auto(lo - 1, 1024, 1) == TPOSE_KERNEL_AVX512, "under it");
+        TT_CHECK(tpose_kernel_auto(lo, 128, 8) == TPOSE_KERNEL_AVX512_STREAM, "f64 at it");
+        TT_CHECK(tpose_kernel_auto(lo - 1, 128, 8) == TPOSE_KERNEL_AVX512, "f64 under it");
         /* narrow short sides (17..63 bytes of rows) take the narrow path, not the edges */
-        TT_CHECK(tpose_kernel_auto(100000, 33, 1) == TPOSE_KERNEL_AVX512_STREAM, "33 bytes");
-        TT_CHECK(tpose_kernel_auto(63, 100000, 1) == TPOSE_KERNEL_AVX512_STREAM, "63 rows");
+        TT_CHECK(tpose_kernel_auto(bytes / 33 + 1, 33, 1) == TPOSE_KERNEL_AVX512_STREAM,
+                 "33 bytes");
+        TT_CHECK(tpose_kernel_auto(63, bytes / 63 + 1, 1) == TPOSE_KERNEL_AVX512_STREAM,
+                 "63 rows");
         TT_CHECK(tpose_kernel_auto(20000, 17, 1) == TPOSE_KERNEL_AVX512, "17 bytes in cache");
         TT_CHECK(tpose_kernel_auto(20, 4 * 64, 1) == TPOSE_KERNEL_SWAR, "long side too short");
     }

@@ -368,6 +368,26 @@ static void emulate_other(int cls)
                                                                           : cls);
 }
 
+/* Derived tune values follow the caches: streaming from an eighth of L3 (source and
+   destination a quarter), never under L2; L2 alone where CPUID gave no L3. */
+static void check_tune_derive(void)
+{
+    tposei_cpu c;
+    tposei_tune t;
+    memset(&c, 0, sizeof c);
+    c.l2 = (size_t)1 << 20;
+    c.l3 = (size_t)32 << 20;
+    tposei_tune_derive(&t, &c);
+    TT_CHECK(t.stream_from == (size_t)4 << 20, "stream_from: L3 / 8");
+    c.l3 = (size_t)4 << 20;
+    tposei_tune_derive(&t, &c);
+    TT_CHECK(t.stream_from == (size_t)1 << 20, "stream_from: at least L2");
+    c.l3 = 0;
+    c.l2 = (size_t)512 << 10;
+    tposei_tune_derive(&t, &c);
+    TT_CHECK(t.stream_from == (size_t)512 << 10, "stream_from: L2 without L3");
+}
+
 int main(int argc, char **argv)
 {
     tpose_kernel k;
@@ -377,6 +397,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc > 2) tune_mode = argv[2];
+    if (feature == TPOSEI_ISA_SSE2 && argc == 2) check_tune_derive();
     emulate(-1);
     if (!tposei_cpu_has((unsigned)feature)) {
         printf("test_simd %s: not on this CPU, skipped\n", argv[1]);
