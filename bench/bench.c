@@ -16,7 +16,8 @@
             -n REPS (default 5; 101 with -w)  -m MIB moved per measurement (default 1024;
             0 = one pair, cache-resident)  -w (warm data: one pair, every timed pass after an
             untimed one of the same routine, memcpy too; a last column says which cache the
-            pair fits in)  -H (matrices on 2 MiB transparent huge pages)  -S (one source
+            pair fits in)  -l KERNEL (tpose_kernel_limit: AUTO as on a CPU whose best is
+            KERNEL, e.g. avx2-stream on an AVX-512 host)  -H (matrices on 2 MiB transparent huge pages)  -S (one source
             shared by the pool: the stores alone from memory; bench_common.h)
             -L SRC_LD  -D DST_LD (leading dimensions in elements, default dense: the cost of
             a stride class; memcpy still copies rows * cols * esize bytes, and the other
@@ -240,8 +241,8 @@ static int parse_options(options *o, int argc, char **argv)
     int c;
     memset(o, 0, sizeof *o);
     o->reps = 5;
-    int reps_set = 0;
-    while ((c = getopt(argc, argv, "r:c:e:k:n:m:L:D:wHSCh")) != -1) {
+    int reps_set = 0, k;
+    while ((c = getopt(argc, argv, "r:c:e:k:n:m:l:L:D:wHSCh")) != -1) {
         switch (c) {
         case 'r': o->rows = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': o->cols = (size_t)strtoull(optarg, NULL, 10); break;
@@ -256,6 +257,12 @@ static int parse_options(options *o, int argc, char **argv)
             reps_set = 1;
             break;
         case 'w': tb_warm = 1; break;
+        case 'l':
+            for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
+                if (strcmp(optarg, tpose_kernel_name((tpose_kernel)k)) == 0) break;
+            if (k == (int)TPOSE_KERNEL_COUNT) return 1;
+            tpose_kernel_limit((tpose_kernel)k);
+            break;
         case 'H': tb_huge_pages = 1; break;
         case 'S': tb_shared_source = 1; break;
         case 'C': csv_output = 1; break;
@@ -290,7 +297,7 @@ int main(int argc, char **argv)
     int e;
     if (parse_options(&o, argc, argv)) {
         fprintf(stderr, "usage: tpose-bench [-r ROWS] [-c COLS] [-e ESIZE,..] [-k KERNEL,..] "
-                        "[-n REPS] [-m MIB] [-w] [-L SRC_LD] [-D DST_LD] [-H] [-S] [-C]\n");
+                        "[-n REPS] [-m MIB] [-w] [-l KERNEL] [-L SRC_LD] [-D DST_LD] [-H] [-S] [-C]\n");
         return 2;
     }
     pre = csv_output ? stderr : stdout; /* under -C stdout holds the CSV alone */

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Times AUTO on every shape the SIMD issue sets a target for and prints one markdown row per
-# shape. One round (the default): tpose-bench's own line (GB/s, ticks per element, ratio to
-# memcpy of the same bytes, same process) and the target. ROUNDS > 1: the median ratio over
+# Times AUTO on every shape the SIMD issue sets a target for, from memory (cold), then on
+# issue 59's warm shapes (tpose-bench -w: one pair, the same buffers every pass); one
+# markdown table each, a row per shape. One round (the default): tpose-bench's own line (GB/s,
+# ticks per element, ratio to memcpy of the same bytes, same process) and the target. ROUNDS > 1: the median ratio over
 # that many interleaved rounds (bench/interleave.py), its range, the target and whether the
 # median meets it; on a shared machine single runs swing by 0.1-0.3, medians less.
 # ROUNDS = 0: one run of every kernel and every peer library built in (Meson option `peers`)
@@ -28,6 +29,23 @@ targets() { # one shape a line: rows cols esize target
     done
 }
 
+targets_warm() { # 0.8 where source and destination fit in L2 together (1 MiB here), else 0.6
+    echo "256 256 4 0.8"
+    echo "256 256 1 0.8"
+    for s in "512 512 4" "1024 1024 4" "1536 1024 4" "1024 2048 2" "4096 1024 1" "2112 2112 1" \
+             "2112 2112 4" "1024 1024 8"; do echo "$s 0.6"; done
+}
+
+if [ "${TARGETS_WARM:-}" = 1 ]; then # the second pass: the warm table
+    targets() { targets_warm; }
+    options="$options -w"
+    echo
+    echo "Warm (-w):"
+    echo
+else # the cold table here, then this script again for the warm one
+    trap 'TARGETS_WARM=1 "$0" "$build" "$reps" "$rounds" "$options"' EXIT
+fi
+
 if [ "$rounds" -eq 0 ]; then
     # shellcheck disable=SC2086 # $options: several words on purpose
     targets | while read -r r c e t; do
@@ -53,8 +71,9 @@ if [ "$rounds" -eq 0 ]; then
 fi
 
 if [ "$rounds" -le 1 ]; then
-    echo "| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy | target |"
-    echo "|---|---:|---|---:|---:|---:|---:|"
+    fit=${TARGETS_WARM:+ data in |} # -w's column
+    echo "| shape | esize | kernel | GB/s | ticks/elem | ratio to memcpy |$fit target |"
+    echo "|---|---:|---|---:|---:|---:|${fit:+---|}---:|"
     # shellcheck disable=SC2086 # $options: several words on purpose
     targets | while read -r r c e t; do
         line=$("$bench" -r "$r" -c "$c" -e "$e" -k auto -n "$reps" -m 512 $options | tail -n 1)
