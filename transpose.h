@@ -1097,11 +1097,11 @@ static void tposei_walk_naive(const tposei_job *job)
 /* ---- geometry of the SIMD walks -------------------------------------------------------- */
 
 /* The plan of one SIMD walk: bands of `band` source rows (whole destination lines), blocks
-   of `bcols` source columns, panels of `pcols` source columns (the unit of prefetch), and the
-   kernels it calls. */
+   of `bcols` source columns (also the panel cursor's unit of prefetch), and the kernels it
+   calls. */
 typedef struct tposei_geom {
     size_t esize, tile;
-    size_t band, bcols, pcols;
+    size_t band, bcols;
     size_t lead;       /* buffered mode, misaligned destination rows: source rows taken again */
     size_t carry_row;  /* joins: bytes of carry per destination row, 64 or 128 (carry pairs) */
     size_t pf_first;   /* bytes of source the panel cursor fetches ahead at most; 0: a panel */
@@ -1131,10 +1131,11 @@ typedef struct tposei_geom {
 enum { TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
 
 /* Block shapes in cache lines of destination (band) and source (bcols): runs from memory
-   want long runs on both sides, so each DRAM page opened serves several lines (bench/MEASURED.md, "block shapes"). The aliasing geometry's blocks are 2
-   lines by 8: the lines of a block sit in the few L2 sets the stride reaches. Geometries
-   are filled through a pointer, never returned or assigned whole: compilers copy a struct
-   this size with a call to memcpy (GCC for ARM at -O0 and -Os, Clang at -O0). */
+   want long runs on both sides, so each DRAM page opened serves several lines
+   (bench/MEASURED.md, "block shapes"). The aliasing geometry's blocks are 2 lines by 8:
+   the lines of a block sit in the few L2 sets the stride reaches. Geometries are filled
+   through a pointer, never returned or assigned whole: compilers copy a struct this size
+   with a call to memcpy (GCC for ARM at -O0 and -Os, Clang at -O0). */
 static void tposei_geom_of(tposei_geom *g, size_t esize, size_t tile, int mode,
                            tposei_tile_fn kernel, const tposei_tune *t)
 {
@@ -1148,7 +1149,6 @@ static void tposei_geom_of(tposei_geom *g, size_t esize, size_t tile, int mode,
     g->bcols = mode == TPOSEI_GEOM_DIRECT  ? (esize == 1 ? t->direct_rows_u8 : t->direct_rows)
                : mode == TPOSEI_GEOM_ALIAS ? 8 * unit
                                            : unit;
-    g->pcols = g->bcols;
     g->lead = 0;
     g->carry_row = TPOSEI_CACHE_LINE;
     g->pf_first = 0;
@@ -1207,7 +1207,7 @@ static void tposei_panel_at(tposei_pf_panel *pp, const tposei_job *job, const tp
     pp->rb = rb;
     pp->cb = cb;
     pp->rows = rb < job->rows ? tposei_min(g->band, job->rows - rb) : 0;
-    pp->bytes = tposei_min(g->pcols, ge - cb) * g->esize;
+    pp->bytes = tposei_min(g->bcols, ge - cb) * g->esize;
     pp->r = 0;
     pp->o = 0;
 }
@@ -1259,7 +1259,7 @@ TPOSEI_FORCE_INLINE void tposei_panel_step(tposei_pf_panel *pp, const tposei_job
             TPOSEI_CACHE_LINE) /* not in the line fetched last */
             TPOSEI_PREFETCH_L2(row + pp->bytes - 1);
         pp->o = 0;
-        if (++pp->r == pp->rows) tposei_panel_at(pp, job, g, pp->rb, pp->cb + g->pcols);
+        if (++pp->r == pp->rows) tposei_panel_at(pp, job, g, pp->rb, pp->cb + g->bcols);
     }
 }
 
@@ -1659,14 +1659,14 @@ static void tposei_tuned_blocks(tposei_geom *g, const tposei_job *job, const tpo
     const size_t e = g->esize;
     if (alias) {
         if (t->alias_whole_row && job->src_stride <= t->alias_whole_row)
-            g->bcols = g->pcols = t->alias_whole_row;
+            g->bcols = t->alias_whole_row;
         return;
     }
     if ((e == 8 || e == 16) && !joined && t->wide_rows) {
         g->band = t->wide_lines * (TPOSEI_CACHE_LINE / e);
-        g->bcols = g->pcols = t->wide_rows;
+        g->bcols = t->wide_rows;
     } else if (e == 1 && !joined && !down && t->u8_rows && job->src_stride < t->u8_below) {
-        g->bcols = g->pcols = t->u8_rows;
+        g->bcols = t->u8_rows;
     }
     if (e == 4 && !joined && !down && t->u32_band) g->band = t->u32_band;
 }
@@ -1682,14 +1682,14 @@ static void tposei_join_blocks(tposei_geom *g, const tposei_job *job, const tpos
     const int short_job = job->rows * job->cols * e <= t->join_short_max;
     if (whole) {
         g->band = tile;
-        g->bcols = g->pcols = (job->cols + tile - 1) / tile * tile;
+        g->bcols = (job->cols + tile - 1) / tile * tile;
         g->persist = 1;
     } else {
-        if (short_job || e == 1) g->bcols = g->pcols = t->join_rows;
+        if (short_job || e == 1) g->bcols = t->join_rows;
         if (short_job && e == 1) g->band /= 2;
     }
     if (g->bcols * g->carry_row > TPOSEI_STREAM_BUF)
-        g->bcols = g->pcols = TPOSEI_STREAM_BUF / g->carry_row;
+        g->bcols = TPOSEI_STREAM_BUF / g->carry_row;
     TPOSE_ASSERT(!g->persist || g->bcols >= job->cols);
 }
 
@@ -1728,7 +1728,7 @@ static void tposei_geom_direct(tposei_geom *g, const tposei_job *job, const tpos
     tposei_tuned_blocks(g, job, t, alias, joined, down);
     if (zen3_u8 || zen3_u16) {
         g->band = tile;
-        g->bcols = g->pcols = (zen3_u8 ? t->u8_run : t->u16_run) / e;
+        g->bcols = (zen3_u8 ? t->u8_run : t->u16_run) / e;
     }
     if (e == 1) g->pf_first = t->pf_lead_u8;
     if (t->tile_ahead && e > 2 && !alias && !joined && !down) {
@@ -1793,7 +1793,8 @@ static void tposei_lines_strip(const tposei_job *job, const tposei_kset *k, size
     const size_t e = k->esize, tile = k->tile, ss = job->src_stride, ds = job->dst_stride;
     const int whole = job->rows >= tile && job->cols >= tile; /* then r1, c1 >= tile */
     size_t r, c;
-    for (r = whole ? tposei_min(r0, r1 - tile) : r0; r < r1; r = tposei_tile_next(r, tile, r1, whole))
+    for (r = whole ? tposei_min(r0, r1 - tile) : r0; r < r1;
+         r = tposei_tile_next(r, tile, r1, whole))
         for (c = whole ? tposei_min(c0, c1 - tile) : c0; c < c1;
              c = tposei_tile_next(c, tile, c1, whole)) {
             unsigned char *d = job->dst + c * ds + r * e;
@@ -1853,7 +1854,7 @@ static void tposei_walk_dense(const tposei_job *job, const tposei_kset *k, const
     size_t cb, c, r;
     tposei_geom_of(&g, e, tile, TPOSEI_GEOM_BUFFER, k->tile_fn, t);
     g.band = job->rows;
-    g.bcols = g.pcols = TPOSEI_STREAM_BUF / row / tile * tile;
+    g.bcols = TPOSEI_STREAM_BUF / row / tile * tile;
     tposei_pf_start(&pf, job, &g);
     for (cb = 0; cb < job->cols; cb += g.bcols) {
         const size_t bc = tposei_min(g.bcols, job->cols - cb), full = bc - bc % tile;

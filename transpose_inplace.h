@@ -1318,8 +1318,8 @@ static void tposei_ckg_prefetch_sub(const unsigned char *p, size_t bytes)
 /* The fine rotation visits R x C tiles of (output row, column): the sources of one tile lie
    in R + C rows, so a tile touches about 2R + C pages, within the first-level TLB, where a
    whole output row would touch w pages, one per element (bench/MEASURED.md,
-   "TPOSEI_CKG_TILE_R"). A column's rows are still produced in order, which is all its rotation needs: the columns
-   are independent. */
+   "TPOSEI_CKG_TILE_R"). A column's rows are still produced in order, which is all its
+   rotation needs: the columns are independent. */
 #define TPOSEI_CKG_TILE_R 8
 #define TPOSEI_CKG_TILE_C 8
 

@@ -37,7 +37,7 @@ static walk_log run_cursor(const tposei_job *job, size_t pcols, size_t first, in
     size_t k;
     tposei_geom_of(&g, 1, 64, TPOSEI_GEOM_DIRECT, NULL, tposei_tune_get());
     g.band = 64;
-    g.bcols = g.pcols = pcols;
+    g.bcols = pcols;
     g.pf_first = first;
     g.pf_pages = pages;
     tp_cap = (job->rows + 1) * (job->cols / 64 + 2 * (job->cols / pcols) + 4) + 4096;
