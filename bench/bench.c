@@ -17,8 +17,9 @@
             0 = one pair, cache-resident)  -w (warm data: one pair, every timed pass after an
             untimed one of the same routine, memcpy too; a last column says which cache the
             pair fits in)  -l KERNEL (tpose_kernel_limit: AUTO as on a CPU whose best is
-            KERNEL, e.g. avx2-stream on an AVX-512 host)  -H (matrices on 2 MiB transparent huge pages)  -S (one source
-            shared by the pool: the stores alone from memory; bench_common.h)
+            KERNEL, e.g. avx2-stream on an AVX-512 host)  -H (matrices on 2 MiB transparent
+            huge pages)  -S (one source shared by the pool: the stores alone from memory;
+            bench_common.h)
             -L SRC_LD  -D DST_LD (leading dimensions in elements, default dense: the cost of
             a stride class; memcpy still copies rows * cols * esize bytes, and the other
             libraries run only on dense matrices)  -C (CSV on stdout instead of the
@@ -63,8 +64,8 @@ static void print_row(size_t rows, size_t cols, size_t esize, const char *name,
         printf("%zux%zu,%zu,%zu,%zu,%s,%.3f,%.4f,%.4f%s%s\n", rows, cols, rows, cols, esize,
                label, gbps, ticks, ratio, sep, fit);
     } else if (failure) {
-        printf("| %zux%zu | %zu | %s | %s | | |%s%s\n", rows, cols, esize, label, failure, sep,
-               tb_warm ? " |" : "");
+        printf("| %zux%zu | %zu | %s | %s | | |%s%s%s\n", rows, cols, esize, label, failure, sep,
+               fit, end);
     } else {
         printf("| %zux%zu | %zu | %s | %.2f | %.3f | %.2f |%s%s%s\n", rows, cols, esize, label,
                gbps, ticks, ratio, sep, fit, end);
@@ -139,7 +140,8 @@ static void run_kernel(const tb_pool *pool, pass_ctx *ctx, int reps)
 /* The smallest data cache holding `bytes` (sysconf's sizes where the C library has them). */
 static const char *cache_fit(size_t bytes)
 {
-#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) &&                    \
+    defined(_SC_LEVEL3_CACHE_SIZE)
     static const int levels[] = {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE,
                                  _SC_LEVEL3_CACHE_SIZE};
     static const char *const names[] = {"L1", "L2", "L3"};
@@ -202,25 +204,27 @@ static void default_sweep(const options *o, size_t esize)
     run_shape(o, big, big, esize);
 }
 
+/* The kernel named `name` (tpose_kernel_name), or -1. */
+static int kernel_by_name(const char *name)
+{
+    int k;
+    for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
+        if (strcmp(name, tpose_kernel_name((tpose_kernel)k)) == 0) return k;
+    return -1;
+}
+
 static int parse_kernels(options *o, char *list)
 {
     char *name = strtok(list, ",");
     for (; name; name = strtok(NULL, ",")) {
-        int k, found = 0;
-        if (peer_bits(name)) {
-            o->peers |= peer_bits(name);
-            o->any_kernel_selected = found = 1;
-            continue;
-        }
-        for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
-            if (strcmp(name, tpose_kernel_name((tpose_kernel)k)) == 0) {
-                o->kernels[k] = found = 1;
-                o->any_kernel_selected = 1;
-            }
-        if (!found) {
+        const int k = kernel_by_name(name);
+        if (k < 0 && !peer_bits(name)) {
             fprintf(stderr, "tpose-bench: unknown kernel '%s'\n", name);
             return 1;
         }
+        if (k >= 0) o->kernels[k] = 1;
+        o->peers |= peer_bits(name);
+        o->any_kernel_selected = 1;
     }
     return 0;
 }
@@ -238,10 +242,9 @@ static int parse_esizes(options *o, char *list)
 
 static int parse_options(options *o, int argc, char **argv)
 {
-    int c;
+    int c, reps_set = 0;
     memset(o, 0, sizeof *o);
     o->reps = 5;
-    int reps_set = 0, k;
     while ((c = getopt(argc, argv, "r:c:e:k:n:m:l:L:D:wHSCh")) != -1) {
         switch (c) {
         case 'r': o->rows = (size_t)strtoull(optarg, NULL, 10); break;
@@ -258,10 +261,8 @@ static int parse_options(options *o, int argc, char **argv)
             break;
         case 'w': tb_warm = 1; break;
         case 'l':
-            for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
-                if (strcmp(optarg, tpose_kernel_name((tpose_kernel)k)) == 0) break;
-            if (k == (int)TPOSE_KERNEL_COUNT) return 1;
-            tpose_kernel_limit((tpose_kernel)k);
+            if (kernel_by_name(optarg) < 0) return 1;
+            tpose_kernel_limit((tpose_kernel)kernel_by_name(optarg));
             break;
         case 'H': tb_huge_pages = 1; break;
         case 'S': tb_shared_source = 1; break;
@@ -297,7 +298,8 @@ int main(int argc, char **argv)
     int e;
     if (parse_options(&o, argc, argv)) {
         fprintf(stderr, "usage: tpose-bench [-r ROWS] [-c COLS] [-e ESIZE,..] [-k KERNEL,..] "
-                        "[-n REPS] [-m MIB] [-w] [-l KERNEL] [-L SRC_LD] [-D DST_LD] [-H] [-S] [-C]\n");
+                        "[-n REPS] [-m MIB] [-w] [-l KERNEL] [-L SRC_LD] [-D DST_LD] [-H] "
+                        "[-S] [-C]\n");
         return 2;
     }
     pre = csv_output ? stderr : stdout; /* under -C stdout holds the CSV alone */

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Times AUTO on every shape the SIMD issue sets a target for, from memory (cold), then on
 # issue 59's warm shapes (tpose-bench -w: one pair, the same buffers every pass); one
-# markdown table each, a row per shape. One round (the default): tpose-bench's own line (GB/s,
-# ticks per element, ratio to memcpy of the same bytes, same process) and the target. ROUNDS > 1: the median ratio over
-# that many interleaved rounds (bench/interleave.py), its range, the target and whether the
-# median meets it; on a shared machine single runs swing by 0.1-0.3, medians less.
+# markdown table each, a row per shape. One round (the default): tpose-bench's own line
+# (GB/s, ticks per element, ratio to memcpy of the same bytes, same process) and the target.
+# ROUNDS > 1: the median ratio over that many interleaved rounds (bench/interleave.py), its
+# range, the target and whether the median meets it; on a shared machine single runs swing
+# by 0.1-0.3, medians less.
 # ROUNDS = 0: one run of every kernel and every peer library built in (Meson option `peers`)
 # per shape, a column each, "-" where one has no routine for that element size.
 # OPTIONS: more tpose-bench options for every run, e.g. -H (both matrices on 2 MiB pages).
