@@ -218,7 +218,7 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best);
    any of them is implemented): portability, small helpers, the job, and tposei_kit. */
 /* ======================================================================================== */
 #if (defined(TPOSE_IMPLEMENTATION) || defined(TPOSE_STATIC) ||                              \
-     defined(TPOSE_INPLACE_IMPLEMENTATION)) &&                                               \
+     defined(TPOSE_INPLACE_IMPLEMENTATION) || defined(TPOSE_TENSOR_IMPLEMENTATION)) &&       \
     !defined(TPOSEI_SHARED_DONE)
 #define TPOSEI_SHARED_DONE
 
@@ -455,8 +455,11 @@ typedef void (*tposei_strip8_fn)(unsigned char *dst, size_t ds, const unsigned c
    (`down`: above it). */
 typedef void (*tposei_gather8_fn)(unsigned char *row0, ptrdiff_t step, size_t rows,
                                   const size_t *fo, size_t jb, int down);
-/* A copy far larger than the caches, streamed past them, fenced. */
-typedef void (*tposei_copy_fn)(unsigned char *dst, const unsigned char *src, size_t bytes);
+/* AUTO's kernel for rows x cols when `bytes` of destination decide streaming, and a
+   validated job run through a kernel so chosen: a batch of small matrices that together
+   outgrow the caches streams each one. */
+typedef tpose_kernel (*tposei_pick_fn)(size_t rows, size_t cols, size_t esize, size_t bytes);
+typedef void (*tposei_run_fn)(tpose_kernel kernel, const tposei_job *job);
 
 typedef struct tposei_kit {
     tposei_job_fn matrix;     /* AUTO's transposition of a validated job */
@@ -465,7 +468,12 @@ typedef struct tposei_kit {
     tposei_rows8_fn rows8;    /* n x 8 doubles (AVX-512) */
     tposei_strip8_fn strip8;  /* 8x8 doubles in a row (AVX-512) */
     tposei_gather8_fn gather8; /* the rotations' gathers (AVX-512) */
-    tposei_copy_fn stream_copy;
+    tposei_pick_fn pick;
+    tposei_run_fn run;
+    /* bytes copied with whole destination lines non-temporal (the edges plain) and the fence
+       that orders them, from AUTO's streaming set; NULL where AUTO does not stream */
+    void (*stream_row)(unsigned char *dst, const unsigned char *src, size_t bytes);
+    void (*fence)(void);
 } tposei_kit;
 
 /* The kit for elements of `esize` bytes under the current kernel limit. Internal: its
@@ -2097,10 +2105,10 @@ static tpose_kernel tposei_auto_portable(size_t rows, size_t cols, size_t esize)
     return TPOSE_KERNEL_NAIVE;
 }
 
-/* AUTO's preference, best first: the widest SIMD kernel, streaming from tune stream_from
-   bytes of destination and in place below; then the portable order, which also takes shapes
+/* AUTO's preference, best first: the widest SIMD kernel, streaming when `bytes` of
+   destination (the matrix's, or a whole batch's) reach tune stream_from and in place below; then the portable order, which also takes shapes
    a SIMD family declines (its tiles would leave them to their scalar edges). */
-static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
+static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize, size_t bytes)
 {
     static const tpose_kernel small[] = {TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
                                          TPOSE_KERNEL_SSE2};
@@ -2108,10 +2116,9 @@ static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
                                          TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
                                          TPOSE_KERNEL_SSE2};
     const tpose_kernel *order;
-    size_t i, bytes, count;
+    size_t i, count;
     if (esize == 0 || rows == 0 || cols == 0) return TPOSE_KERNEL_NAIVE;
-    if (!tposei_mul(rows, cols, &bytes) || !tposei_mul(bytes, esize, &bytes) ||
-        bytes >= tposei_tune_get()->stream_from) {
+    if (bytes >= tposei_tune_get()->stream_from) {
         order = large;
         count = sizeof large / sizeof *large;
     } else {
@@ -2127,14 +2134,23 @@ static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize)
     return tposei_auto_portable(rows, cols, esize);
 }
 
+/* The destination bytes of rows x cols, or SIZE_MAX where they overflow (AUTO then streams). */
+static size_t tposei_bytes_of(size_t rows, size_t cols, size_t esize)
+{
+    size_t bytes;
+    return tposei_mul(rows, cols, &bytes) && tposei_mul(bytes, esize, &bytes) ? bytes : (size_t)-1;
+}
+
 /* AUTO on a validated job (in-place blocks, the kit). */
 static void tposei_auto_job(const tposei_job *job)
 {
-    tposei_run_kernel(tposei_auto_choice(job->rows, job->cols, job->esize), job);
+    const size_t bytes = job->rows * job->cols * job->esize;
+    tposei_run_kernel(tposei_auto_choice(job->rows, job->cols, job->esize, bytes), job);
 }
 
 TPOSE_API tposei_kit tposei_kit_get(size_t esize)
 {
+    const tpose_kernel stream = tposei_auto_choice(64, 64, 4, (size_t)-1);
     tposei_kit kit;
     kit.matrix = tposei_auto_job;
     kit.swap = NULL;
@@ -2142,7 +2158,15 @@ TPOSE_API tposei_kit tposei_kit_get(size_t esize)
     kit.rows8 = NULL;
     kit.strip8 = NULL;
     kit.gather8 = NULL;
-    kit.stream_copy = NULL;
+    kit.pick = tposei_auto_choice;
+    kit.run = tposei_run_kernel;
+    kit.stream_row = NULL;
+    kit.fence = NULL;
+    if (tposei_family_of(stream)->walk == TPOSEI_WALK_STREAM) {
+        const tposei_kset *set = tposei_set_for(tposei_family_of(stream), 4);
+        kit.stream_row = set->stream_row;
+        kit.fence = set->fence;
+    }
     tposei_arch_kit(&kit, esize, tposei_kit_allowed);
     return kit;
 }
@@ -2226,7 +2250,7 @@ TPOSE_API int tpose_kernel_supported(tpose_kernel kernel, size_t esize)
 
 TPOSE_API tpose_kernel tpose_kernel_auto(size_t rows, size_t cols, size_t esize)
 {
-    return tposei_auto_choice(rows, cols, esize);
+    return tposei_auto_choice(rows, cols, esize, tposei_bytes_of(rows, cols, esize));
 }
 
 TPOSE_API size_t tpose_padded_ld(size_t cols, size_t esize)
@@ -2256,7 +2280,8 @@ TPOSE_API tpose_status tpose_matrix_with(tpose_kernel kernel, void *dst, size_t 
     if ((unsigned)kernel >= (unsigned)TPOSE_KERNEL_COUNT) return TPOSE_ERR_ARG;
     st = tposei_validate(&job, &empty, dst, dst_ld, src, src_ld, rows, cols, esize);
     if (st != TPOSE_OK || empty) return st;
-    if (kernel == TPOSE_KERNEL_AUTO) kernel = tposei_auto_choice(rows, cols, esize);
+    if (kernel == TPOSE_KERNEL_AUTO)
+        kernel = tposei_auto_choice(rows, cols, esize, rows * cols * esize);
     if (!tposei_supported(kernel, esize)) return TPOSE_ERR_UNSUPPORTED;
     tposei_run_kernel(kernel, &job);
     return TPOSE_OK;

@@ -822,15 +822,17 @@ static void tposei_slot_region(unsigned char *aos, unsigned char *const *rows, s
         tposei_rows8_scalar(aos, 64, rows, 0, q, wide);
 }
 
-/* One slot to another: streamed past the caches where AVX-512 is allowed (the slots are
-   far larger than the caches and read back only much later). */
+/* One slot to another: streamed past the caches where AUTO streams (the slots are far
+   larger than the caches and read back only much later). */
 static void tposei_slot_copy(unsigned char *dst, const unsigned char *src, size_t bytes)
 {
     const tposei_kit kit = tposei_kit_get(8);
-    if (kit.stream_copy)
-        kit.stream_copy(dst, src, bytes);
-    else
+    if (kit.stream_row) {
+        kit.stream_row(dst, src, bytes);
+        kit.fence();
+    } else {
         tposei_ip_copy(dst, src, bytes);
+    }
 }
 
 /* 1 when the shape takes the slot path: 8 columns (or rows) of 8 bytes, a long side that is

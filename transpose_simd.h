@@ -3032,15 +3032,6 @@ static void tposei_kit_rows8(unsigned char *aos, size_t as, unsigned char *const
     tposei_rows8_run(aos, as, rows, n, wide, 1, TPOSEI_ROWS_PLAIN);
 }
 
-/* A copy far larger than the caches, one line per non-temporal store in address order, one
-   fence (the in-place slot moves; memcpy would read each destination line first). */
-TPOSEI_AVX512_KERNEL void tposei_stream_copy_avx512(unsigned char *dst, const unsigned char *src,
-                                                    size_t bytes)
-{
-    tposei_stream_row_avx512(dst, src, bytes);
-    tposei_stream_fence();
-}
-
 /* tposei_gather8_fn: one gather a row, its offsets (j * 8 -/+ fine(j) * stride) built once
    in a register (the in-place rotations). */
 TPOSEI_AVX512_KERNEL void tposei_gather8_avx512(unsigned char *row0, ptrdiff_t step, size_t rows,
@@ -3201,7 +3192,7 @@ static const tposei_family *tposei_arch_family(tpose_kernel k)
 }
 
 /* The x86 members of the kit: AVX2 register tile pairs for 4 and 8-byte elements, the
-   AVX-512 n x 8 network, streaming copy, 8x8 strips and gathers; each where the CPU has the
+   AVX-512 n x 8 network, 8x8 strips and gathers; each where the CPU has the
    ISA and tpose_kernel_limit() allows the kernel that uses it. */
 static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_kernel k))
 {
@@ -3211,10 +3202,7 @@ static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_
         kit->swap_edge = 32 / esize;
     }
     if (!tposei_cpu_has(TPOSEI_ISA_AVX512)) return;
-    if (allowed(TPOSE_KERNEL_AVX512_STREAM)) {
-        kit->rows8 = tposei_kit_rows8;
-        kit->stream_copy = tposei_stream_copy_avx512;
-    }
+    if (allowed(TPOSE_KERNEL_AVX512_STREAM)) kit->rows8 = tposei_kit_rows8;
     if (allowed(TPOSE_KERNEL_AVX512)) {
         kit->strip8 = tposei_u64_8x8_strip;
         if (esize == 8) kit->gather8 = tposei_gather8_avx512;
