@@ -4,12 +4,14 @@ references a libc symbol at -O0, -O2 or -Os.
 
 usage: check_nostdlib.py ROOT LABEL CC [CC ARGS...]
 
-Compiles, with CC -std=c99 (ARGS) -c and each of -O0 -O2 -Os, three objects under
+Compiles, with CC -std=c99 (ARGS) -c and each of -O0 -O2 -Os, four objects under
 #define TPOSE_NO_STDLIB:
   impl          TPOSE_IMPLEMENTATION + transpose.h (SIMD kernels on where the target has them)
   impl+inplace  the same + transpose_inplace.h
   inplace-only  TPOSE_INPLACE_IMPLEMENTATION + transpose_inplace.h (may reference
                 tposei_kit_get: transpose.h's object, built elsewhere, defines it)
+  tensor-only   TPOSE_TENSOR_IMPLEMENTATION + transpose_tensor.h (the same, and
+                tpose_kernel_name for its plans' descriptions)
 and lists each object's undefined symbols (`nm -u`). Allowed: the build's own runtimes (those
 check_symbols.py allows) and the compiler's support library (libgcc / compiler-rt: 64-bit
 division on 32-bit targets, __aeabi_uldivmod and the like), which the output lists so the
@@ -34,6 +36,8 @@ SOURCES = {
                     '#include "transpose.h"\n#include "transpose_inplace.h"\n',
     "inplace-only": "#define TPOSE_NO_STDLIB\n#define TPOSE_INPLACE_IMPLEMENTATION\n"
                     '#include "transpose_inplace.h"\n',
+    "tensor-only": "#define TPOSE_NO_STDLIB\n#define TPOSE_TENSOR_IMPLEMENTATION\n"
+                   '#include "transpose_tensor.h"\n',
 }
 OPT_LEVELS = ("-O0", "-O2", "-Os")
 
@@ -100,7 +104,8 @@ def main():
                     failed += 1
                     continue
                 names = undefined(nm, obj)
-                allowed = ALLOWED if name == "inplace-only" else \
+                allowed = ALLOWED + ("tpose_kernel_name",) if name == "tensor-only" else \
+                    ALLOWED if name == "inplace-only" else \
                     tuple(a for a in ALLOWED if a != "tposei_kit_get")
                 runtime = [n for n in names if RUNTIME.match(n)]
                 bad = [n for n in names if not n.startswith(allowed) and n not in runtime]

@@ -1,0 +1,2 @@
+#define TPOSE_TENSOR_IMPLEMENTATION
+#include "transpose_tensor.h"

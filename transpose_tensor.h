@@ -1,0 +1,663 @@
+/* transpose_tensor.h - N-d tensor permutation (numpy's transpose made contiguous) on the
+   matrix kernels of transpose.h, header-only C99.
+
+   Do this:
+       #define TPOSE_IMPLEMENTATION
+       #include "transpose_tensor.h"
+   in exactly ONE C or C++ file of your program (it includes transpose.h and emits both
+   implementations there); every other file just includes "transpose_tensor.h". A program
+   whose transpose.c already holds transpose.h's implementation adds a file with
+       #define TPOSE_TENSOR_IMPLEMENTATION
+       #include "transpose_tensor.h"
+   instead, which emits only this header's. `#define TPOSE_STATIC` before the include makes
+   every function static in that translation unit, as for transpose.h.
+
+   CONFIGURATION: the macros of transpose.h (TPOSE_STATIC, TPOSE_API, TPOSE_NO_SIMD,
+   TPOSE_NO_STDLIB), and TPOSE_TENSOR_IMPLEMENTATION (this header's implementation alone).
+
+   API (sizes size_t; row-major, last axis fastest; esize = bytes per element, any >= 1)
+
+   tpose_permute(dst, dst_outer, src, src_outer, rank, dims, perm, esize)
+       dst = np.ascontiguousarray(np.transpose(src, perm)): destination axis k is source
+       axis perm[k], of extent dims[perm[k]]. src_outer / dst_outer give each axis's
+       allocated extent (>= its extent; a sub-tensor of a larger one), NULL for dense.
+   tpose_permute_plan_bytes(rank), tpose_permute_plan_init(plan, plan_bytes, dst_outer,
+   src_outer, rank, dims, perm, esize), tpose_permute_plan_apply(plan, dst, src)
+       The same in two steps: every decision made once into caller memory (no allocation,
+       no timing, no access to tensor data), then applied to any number of tensor pairs,
+       from any number of threads at once.
+   tpose_permute_plan_cost(plan), tpose_permute_plan_describe(plan, buf, buf_bytes)
+       The cost model's predicted time of one apply over memcpy's of the same bytes, and a
+       one-line account of the plan (snprintf's contract).
+
+   HOW (docs/tensors.md has the measurements)
+       Axes of extent 1 go; neighbours that stay adjacent, in order and dense in both
+       layouts merge (index fusion); a fastest axis shared by both layouts becomes part of
+       the element (runs of contiguous bytes). What is left is one of the cases below, the
+       taxonomy of TTLG (Vedurada et al., IPDPS 2018) by what happens to the fastest axis:
+         copy    nothing left to permute: one copy of every byte
+         runs    the fastest axis kept, but its neighbours padded: contiguous runs copied
+         matrix  two axes left, swapped: tpose_matrix itself
+         tiles   the fastest axes swapped: the 2-D transposition of the two fastest axes
+                 through the matrix kernels, once per index of the other axes, whose loop
+                 order the cost model sets; the kernel streams when the whole destination
+                 outgrows the caches, not one slice.
+
+   SECTIONS (grep for the marker)   >>config >>plan >>fusion >>cost >>apply >>api
+
+   License: MIT, at the end of transpose.h.
+*/
+#include "transpose.h"
+
+#ifndef TPOSE_TENSOR_H
+#define TPOSE_TENSOR_H
+
+/* ======================================================================================== */
+// >>config
+/* ======================================================================================== */
+
+#include <stddef.h>
+
+#define TPOSE_MAX_RANK 16
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* dst = the source tensor with its axes permuted: destination axis k is source axis perm[k]
+   (numpy's transpose, made contiguous). dims[k] is the extent of source axis k; src_outer[k]
+   (dst_outer[k]) the allocated extent of source (destination) axis k, >= its extent, NULL
+   for a dense tensor. Rank 0 copies one element; an extent of 0 is a no-op.
+   Returns: TPOSE_OK; TPOSE_ERR_ESIZE (esize 0), _ARG (rank > TPOSE_MAX_RANK, perm not a
+     permutation), _NULL, _LD (an outer extent below its extent), _OVERFLOW, _OVERLAP.
+     Nothing is written on error. Thread safety: reentrant. */
+TPOSE_API tpose_status tpose_permute(void *dst, const size_t *dst_outer, const void *src,
+                                     const size_t *src_outer, size_t rank, const size_t *dims,
+                                     const size_t *perm, size_t esize);
+
+/* Bytes of caller memory a plan of `rank` axes needs (any alignment); 0 above
+   TPOSE_MAX_RANK. */
+TPOSE_API size_t tpose_permute_plan_bytes(size_t rank);
+
+/* Checks everything tpose_permute would except the two tensor pointers and records the
+   fused axes, the case, the kernel and the loop order into `plan`. Returns as
+   tpose_permute, and TPOSE_ERR_NULL (plan NULL) or _WORKSPACE (plan_bytes too small);
+   nothing is written to the plan on error. */
+TPOSE_API tpose_status tpose_permute_plan_init(void *plan, size_t plan_bytes,
+                                               const size_t *dst_outer, const size_t *src_outer,
+                                               size_t rank, const size_t *dims,
+                                               const size_t *perm, size_t esize);
+
+/* Runs a plan on one tensor pair. Returns TPOSE_OK; TPOSE_ERR_ARG (not a plan), _NULL,
+   _OVERFLOW (a span past the end of the address space), _OVERLAP. The plan is only read. */
+TPOSE_API tpose_status tpose_permute_plan_apply(const void *plan, void *dst, const void *src);
+
+/* The predicted time of one apply over that of memcpy of the same bytes (finite, > 0; 1.0 for
+   something that is not a plan). */
+TPOSE_API double tpose_permute_plan_cost(const void *plan);
+
+/* Writes a one-line account of the plan into buf (at most buf_bytes with its terminating
+   zero; buf may be NULL when buf_bytes is 0) and returns the length it needed. */
+TPOSE_API int tpose_permute_plan_describe(const void *plan, char *buf, size_t buf_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TPOSE_TENSOR_H */
+
+#if (defined(TPOSE_IMPLEMENTATION) || defined(TPOSE_STATIC) ||                              \
+     defined(TPOSE_TENSOR_IMPLEMENTATION)) &&                                                \
+    !defined(TPOSEI_TENSOR_DONE)
+#define TPOSEI_TENSOR_DONE
+
+/* ======================================================================================== */
+// >>plan
+/* ======================================================================================== */
+
+#define TPOSEI_TP_MAGIC 0x54707231u /* "Tpr1" */
+
+enum { TPOSEI_TP_EMPTY, TPOSEI_TP_COPY, TPOSEI_TP_RUNS, TPOSEI_TP_MATRIX, TPOSEI_TP_TILES };
+
+/* An axis after fusion: extent and byte strides in the source and in the destination. */
+typedef struct tposei_tp_axis {
+    size_t n, ss, ds;
+} tposei_tp_axis;
+
+/* Everything an apply needs, plain data (a plan may be copied with memcpy). `loop` holds
+   the axes the apply iterates over, outermost first: for `tiles` the axes beside the two of
+   each slice, for `runs` every axis. */
+typedef struct tposei_tp_plan {
+    uint32_t magic;
+    uint32_t kind;
+    tpose_kernel kernel;    /* matrix, tiles: the matrix kernel */
+    int stream;             /* elements of a line or more: destination lines non-temporal */
+    size_t block;           /* ... moved in blocks of block x block elements */
+    size_t elem;            /* bytes moved as one element (esize times the kept runs) */
+    size_t rows, cols;      /* tiles, matrix: one slice, source rows x source cols */
+    size_t src_stride;      /* ... its source rows, bytes apart */
+    size_t dst_stride;      /* ... its destination rows */
+    size_t loops;           /* axes in loop[] */
+    size_t src_span, dst_span; /* bytes from the first to one past the last byte */
+    size_t bytes;           /* bytes moved */
+    size_t fused;           /* the fused destination extents, for describe */
+    size_t fused_n[TPOSE_MAX_RANK];
+    double cost;            /* the model's time over memcpy's */
+    tposei_tp_axis loop[TPOSE_MAX_RANK];
+} tposei_tp_plan;
+
+/* The checked arguments: axes in destination order with byte strides. */
+typedef struct tposei_tp_shape {
+    size_t rank, esize, bytes, src_span, dst_span;
+    int empty;
+    tposei_tp_axis ax[TPOSE_MAX_RANK];
+} tposei_tp_shape;
+
+/* The byte strides of a row-major tensor with allocated extents `outer` (dims if NULL);
+   `span` = bytes from its first to one past its last element. 0 on overflow. */
+static int tposei_tp_strides(size_t *stride, size_t *span, const size_t *outer, const size_t *dims,
+                             size_t rank, size_t esize)
+{
+    size_t k = rank, step = esize, last = 0;
+    while (k-- > 0) {
+        size_t reach;
+        stride[k] = step;
+        if (!tposei_mul(dims[k] - 1, step, &reach) || last > (size_t)-1 - reach) return 0;
+        last += reach;
+        if (k > 0 && !tposei_mul(step, outer ? outer[k] : dims[k], &step)) return 0;
+    }
+    if (last > (size_t)-1 - esize) return 0;
+    *span = last + esize;
+    return 1;
+}
+
+/* Every check of tpose_permute but the pointers, in a fixed order; fills `sh`. */
+static tpose_status tposei_tp_check(tposei_tp_shape *sh, const size_t *dst_outer,
+                                    const size_t *src_outer, size_t rank, const size_t *dims,
+                                    const size_t *perm, size_t esize)
+{
+    size_t ss[TPOSE_MAX_RANK], ds[TPOSE_MAX_RANK], dd[TPOSE_MAX_RANK], k, seen = 0, bytes = esize;
+    if (esize == 0) return TPOSE_ERR_ESIZE;
+    if (rank > TPOSE_MAX_RANK) return TPOSE_ERR_ARG;
+    if (rank > 0 && (dims == NULL || perm == NULL)) return TPOSE_ERR_NULL;
+    for (k = 0; k < rank; k++) {
+        if (perm[k] >= rank || (seen >> perm[k] & 1)) return TPOSE_ERR_ARG;
+        seen |= (size_t)1 << perm[k];
+    }
+    sh->rank = rank;
+    sh->esize = esize;
+    sh->empty = 0;
+    for (k = 0; k < rank; k++)
+        if (dims[k] == 0) sh->empty = 1;
+    if (sh->empty) return TPOSE_OK;
+    for (k = 0; k < rank; k++) {
+        dd[k] = dims[perm[k]];
+        if ((src_outer && src_outer[k] < dims[k]) || (dst_outer && dst_outer[k] < dd[k]))
+            return TPOSE_ERR_LD;
+        if (!tposei_mul(bytes, dims[k], &bytes)) return TPOSE_ERR_OVERFLOW;
+    }
+    if (!tposei_tp_strides(ss, &sh->src_span, src_outer, dims, rank, esize) ||
+        !tposei_tp_strides(ds, &sh->dst_span, dst_outer, dd, rank, esize))
+        return TPOSE_ERR_OVERFLOW;
+    sh->bytes = bytes;
+    for (k = 0; k < rank; k++) {
+        sh->ax[k].n = dd[k];
+        sh->ax[k].ss = ss[perm[k]];
+        sh->ax[k].ds = ds[k];
+    }
+    return TPOSE_OK;
+}
+
+/* The pointers of one call: not NULL, spans inside the address space, not intersecting. */
+static tpose_status tposei_tp_check_ptrs(const void *dst, const void *src, size_t dst_span,
+                                         size_t src_span)
+{
+    const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    if (dst == NULL || src == NULL) return TPOSE_ERR_NULL;
+    if (s > UINTPTR_MAX - src_span || d > UINTPTR_MAX - dst_span) return TPOSE_ERR_OVERFLOW;
+    if (s < d + dst_span && d < s + src_span) return TPOSE_ERR_OVERLAP;
+    return TPOSE_OK;
+}
+
+/* ======================================================================================== */
+// >>fusion
+/* ======================================================================================== */
+
+/* Index fusion, in destination order: extents of 1 dropped; a destination axis merged into
+   the one before it where both layouts step from one to the other densely; the fastest
+   axis folded into the element where it is the fastest of both. Returns the axes left. */
+static size_t tposei_tp_fuse(tposei_tp_axis *ax, size_t rank, size_t *elem)
+{
+    size_t k, r = 0;
+    for (k = 0; k < rank; k++) {
+        if (ax[k].n == 1) continue;
+        if (r > 0 && ax[r - 1].ss == ax[k].ss * ax[k].n && ax[r - 1].ds == ax[k].ds * ax[k].n) {
+            ax[r - 1].n *= ax[k].n;
+            ax[r - 1].ss = ax[k].ss;
+            ax[r - 1].ds = ax[k].ds;
+            continue;
+        }
+        ax[r++] = ax[k];
+    }
+    if (r > 0 && ax[r - 1].ss == *elem && ax[r - 1].ds == *elem) *elem *= ax[--r].n;
+    return r;
+}
+
+/* Elements of this many bytes or more are moved one by one (runs) rather than through the
+   matrix kernels: each is whole lines of copy, and streaming them needs no tile. */
+#define TPOSEI_TP_RUN_MIN 64
+
+/* The block edge for elements of a line or more: the most whose block fits in 16 KiB (half
+   of the smallest L1 data cache of the x86 hosts), so a block's source lines stay in L1
+   while its destination rows are written. */
+static size_t tposei_tp_block(size_t elem)
+{
+    size_t t = 1;
+    while ((t + 1) * (t + 1) * elem <= 16384) t++;
+    return t;
+}
+
+/* The axis whose stride on one side (`dst`: the destination's) is the element, or rank. */
+static size_t tposei_tp_unit(const tposei_tp_axis *ax, size_t rank, size_t elem, int dst)
+{
+    size_t k;
+    for (k = 0; k < rank; k++)
+        if ((dst ? ax[k].ds : ax[k].ss) == elem) return k;
+    return rank;
+}
+
+/* The loop order: innermost the axes that step least on one side (the smaller of their two
+   strides), so consecutive slices continue the rows, pages and lines of the one before on at
+   least that side; the sum of the strides put the far-apart axes innermost instead and made
+   full reversals 2x slower (bench/MEASURED.md). Insertion sort: rank <= 16. */
+static size_t tposei_tp_key(const tposei_tp_axis *a) { return a->ss < a->ds ? a->ss : a->ds; }
+static void tposei_tp_order(tposei_tp_axis *ax, size_t n)
+{
+    size_t i, j;
+    for (i = 1; i < n; i++) {
+        const tposei_tp_axis a = ax[i];
+        for (j = i; j > 0 && tposei_tp_key(&ax[j - 1]) < tposei_tp_key(&a); j--) ax[j] = ax[j - 1];
+        ax[j] = a;
+    }
+}
+
+/* ======================================================================================== */
+// >>cost
+/* ======================================================================================== */
+
+/* The model, in units of memcpy's time for the same bytes, fitted on the TTC cases
+   (bench/MEASURED.md, "The tensor cost model"): a byte through the matrix kernels costs a
+   factor by element size once slices are large; every slice adds the fixed cost of one
+   matrix call, worth about `call` bytes of memcpy (a streaming call: its setup and fence);
+   elements of a line or more are copies, a little faster than memcpy with streaming; a
+   slice side shorter than a tile pays for the whole tile. */
+#define TPOSEI_TP_CALL_STREAM 4096.0 /* one streaming slice's fixed cost, bytes of memcpy */
+#define TPOSEI_TP_CALL_CACHE 512.0   /* one in-cache slice's */
+
+/* The fraction of tile work that is useful along a side of n elements in tiles of t. */
+static double tposei_tp_fill(size_t n, size_t t) { return n >= t ? 1.0 : (double)n / (double)t; }
+
+/* The matrix kernels' time per byte over memcpy's on large slices, by element size. */
+static double tposei_tp_kernel_cost(size_t elem)
+{
+    switch (elem) {
+    case 1: return 1.15;
+    case 2: return 0.95;
+    case 4:
+    case 8:
+    case 16: return 0.85;
+    default: return 1.6; /* the portable kernels */
+    }
+}
+
+static double tposei_tp_cost(const tposei_tp_plan *p)
+{
+    const double slice = (double)p->rows * (double)p->cols * (double)p->elem;
+    const int streams = p->kernel == TPOSE_KERNEL_AVX2_STREAM ||
+                        p->kernel == TPOSE_KERNEL_AVX512_STREAM;
+    if (p->kind == TPOSEI_TP_COPY || p->kind == TPOSEI_TP_EMPTY) return 1.0;
+    if (p->elem >= TPOSEI_TP_RUN_MIN) return p->stream ? 0.85 : 1.3;
+    if (p->kind == TPOSEI_TP_RUNS) /* short runs: a line's traffic for each */
+        return 1.0 + 24.0 / (double)p->elem;
+    {
+        const size_t tile = 64 / p->elem;
+        return tposei_tp_kernel_cost(p->elem) /
+                   (tposei_tp_fill(p->rows, tile) * tposei_tp_fill(p->cols, tile)) +
+               (streams ? TPOSEI_TP_CALL_STREAM : TPOSEI_TP_CALL_CACHE) / slice;
+    }
+}
+
+/* ======================================================================================== */
+// >>apply
+/* ======================================================================================== */
+
+/* n bytes, libc's memcpy where allowed. */
+static void tposei_tp_copy(unsigned char *dst, const unsigned char *src, size_t n)
+{
+#if !defined(TPOSE_NO_STDLIB)
+    memcpy(dst, src, n);
+#else
+    tposei_move(dst, src, n);
+#endif
+}
+
+/* The runs of the innermost axis: n elements of `elem` bytes, strides ss and ds; through
+   `stream` (whole destination lines non-temporal) where the plan streams. */
+static void tposei_tp_runs(unsigned char *dst, const unsigned char *src, const tposei_tp_axis *a,
+                           size_t elem, void (*stream)(unsigned char *, const unsigned char *,
+                                                       size_t))
+{
+    size_t i;
+    if (stream) {
+        for (i = 0; i < a->n; i++) stream(dst + i * a->ds, src + i * a->ss, elem);
+        return;
+    }
+    switch (elem) { /* the common small runs as fixed-size moves */
+    case 4:
+        for (i = 0; i < a->n; i++) TPOSEI_MEMCPY(dst + i * a->ds, src + i * a->ss, 4);
+        return;
+    case 8:
+        for (i = 0; i < a->n; i++) TPOSEI_MEMCPY(dst + i * a->ds, src + i * a->ss, 8);
+        return;
+    case 16:
+        for (i = 0; i < a->n; i++) TPOSEI_MEMCPY(dst + i * a->ds, src + i * a->ss, 16);
+        return;
+    default:
+        for (i = 0; i < a->n; i++) tposei_tp_copy(dst + i * a->ds, src + i * a->ss, elem);
+        return;
+    }
+}
+
+typedef void (*tposei_tp_stream_fn)(unsigned char *dst, const unsigned char *src, size_t bytes);
+
+/* One slice of elements of a line or more: blocks of `block` x `block` elements, each block's
+   destination rows in turn, so both sides move runs of about a KiB (not one element's bytes
+   at a far stride on either). */
+static void tposei_tp_moves(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src,
+                            tposei_tp_stream_fn stream)
+{
+    const size_t e = p->elem, t = p->block, ss = p->src_stride, ds = p->dst_stride;
+    size_t r0, c0, r, c;
+    for (r0 = 0; r0 < p->rows; r0 += t) {
+        const size_t r1 = tposei_min(r0 + t, p->rows);
+        for (c0 = 0; c0 < p->cols; c0 += t) {
+            const size_t c1 = tposei_min(c0 + t, p->cols);
+            for (c = c0; c < c1; c++)
+                for (r = r0; r < r1; r++) {
+                    if (stream)
+                        stream(dst + c * ds + r * e, src + r * ss + c * e, e);
+                    else
+                        tposei_tp_copy(dst + c * ds + r * e, src + r * ss + c * e, e);
+                }
+        }
+    }
+}
+
+/* What a walk calls at each index of its loops. */
+typedef struct tposei_tp_leaf {
+    const tposei_tp_plan *p;
+    tposei_run_fn run; /* slices through the matrix kernels */
+    tposei_job job;
+    tposei_tp_stream_fn stream;
+} tposei_tp_leaf;
+
+static void tposei_tp_leaf_at(tposei_tp_leaf *l, unsigned char *dst, const unsigned char *src)
+{
+    const tposei_tp_plan *p = l->p;
+    if (p->kind == TPOSEI_TP_RUNS) {
+        tposei_tp_runs(dst, src, &p->loop[p->loops - 1], p->elem, l->stream);
+    } else if (l->run) {
+        l->job.dst = dst;
+        l->job.src = src;
+        l->run(p->kernel, &l->job);
+    } else {
+        tposei_tp_moves(p, dst, src, l->stream);
+    }
+}
+
+/* Calls the plan's leaf once per index of its loops (odometer order, the last axis fastest;
+   for runs the innermost axis is the leaf's own). */
+static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src)
+{
+    const size_t depth = p->loops - (p->kind == TPOSEI_TP_RUNS);
+    const tposei_kit kit = tposei_kit_get(p->elem);
+    size_t left[TPOSE_MAX_RANK], k; /* steps left along each loop, counted down */
+    tposei_tp_leaf leaf;
+    leaf.p = p;
+    leaf.stream = p->stream ? kit.stream_row : NULL;
+    leaf.run = p->elem < TPOSEI_TP_RUN_MIN ? kit.run : NULL;
+    leaf.job.dst_stride = p->dst_stride;
+    leaf.job.src_stride = p->src_stride;
+    leaf.job.rows = p->rows;
+    leaf.job.cols = p->cols;
+    leaf.job.esize = p->elem;
+    for (k = 0; k < depth; k++) left[k] = p->loop[k].n;
+    for (;;) {
+        tposei_tp_leaf_at(&leaf, dst, src);
+        for (k = depth; k-- > 0;) { /* the next index */
+            const tposei_tp_axis *a = &p->loop[k];
+            dst += a->ds;
+            src += a->ss;
+            if (--left[k] > 0) break;
+            left[k] = a->n;
+            dst -= a->n * a->ds;
+            src -= a->n * a->ss;
+        }
+        if (k == (size_t)-1) break;
+    }
+    if (leaf.stream) kit.fence();
+}
+
+static void tposei_tp_run(const tposei_tp_plan *p, void *dst, const void *src)
+{
+    if (p->kind == TPOSEI_TP_COPY)
+        tposei_tp_copy((unsigned char *)dst, (const unsigned char *)src, p->elem);
+    else if (p->kind != TPOSEI_TP_EMPTY)
+        tposei_tp_walk(p, (unsigned char *)dst, (const unsigned char *)src);
+}
+
+/* The plan of a checked shape: fusion, the case, the kernel, the loop order, the cost. */
+static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
+{
+    tposei_tp_axis *ax = sh->ax;
+    tposei_kit kit;
+    size_t r, a, b, k, n = 0;
+    p->magic = TPOSEI_TP_MAGIC;
+    p->kind = TPOSEI_TP_EMPTY;
+    p->kernel = TPOSE_KERNEL_AUTO;
+    p->stream = 0;
+    p->block = 1;
+    p->elem = sh->esize;
+    p->rows = p->cols = p->src_stride = p->dst_stride = p->loops = p->fused = 0;
+    p->src_span = p->dst_span = p->bytes = 0;
+    p->cost = 1.0;
+    if (sh->empty) return;
+    p->bytes = sh->bytes;
+    p->src_span = sh->src_span;
+    p->dst_span = sh->dst_span;
+    r = tposei_tp_fuse(ax, sh->rank, &p->elem);
+    kit = tposei_kit_get(p->elem);
+    p->fused = r;
+    for (k = 0; k < r; k++) p->fused_n[k] = ax[k].n;
+    a = tposei_tp_unit(ax, r, p->elem, 1); /* the destination's fastest: the slice's rows */
+    b = tposei_tp_unit(ax, r, p->elem, 0); /* the source's fastest: its columns */
+    if (r == 0) {
+        p->kind = TPOSEI_TP_COPY;
+    } else if (a < r && b < r) {
+        p->kind = r == 2 ? TPOSEI_TP_MATRIX : TPOSEI_TP_TILES;
+        p->rows = ax[a].n;
+        p->cols = ax[b].n;
+        p->src_stride = ax[a].ss;
+        p->dst_stride = ax[b].ds;
+        p->kernel = kit.pick(p->rows, p->cols, p->elem, p->bytes);
+        for (k = 0; k < r; k++)
+            if (k != a && k != b) p->loop[n++] = ax[k];
+        tposei_tp_order(p->loop, n);
+    } else {
+        p->kind = TPOSEI_TP_RUNS; /* in destination order: every line written once, in turn */
+        for (k = 0; k < r; k++) p->loop[n++] = ax[k];
+    }
+    if (p->elem >= TPOSEI_TP_RUN_MIN && kit.stream_row) {
+        const tpose_kernel big = kit.pick(64, 64, 4, p->bytes);
+        p->stream = big == TPOSE_KERNEL_AVX2_STREAM || big == TPOSE_KERNEL_AVX512_STREAM;
+    }
+    p->block = tposei_tp_block(p->elem);
+    p->loops = n;
+    p->cost = tposei_tp_cost(p);
+}
+
+/* A plan's bytes as the struct, whatever the caller's alignment; NULL if not a plan. */
+static const tposei_tp_plan *tposei_tp_load(tposei_tp_plan *p, const void *plan)
+{
+    if (plan == NULL) return NULL;
+    tposei_tp_copy((unsigned char *)p, (const unsigned char *)plan, sizeof *p);
+    return p->magic == TPOSEI_TP_MAGIC && p->kind <= TPOSEI_TP_TILES ? p : NULL;
+}
+
+/* ======================================================================================== */
+// >>api
+/* ======================================================================================== */
+
+TPOSE_API size_t tpose_permute_plan_bytes(size_t rank)
+{
+    return rank <= TPOSE_MAX_RANK ? sizeof(tposei_tp_plan) : 0;
+}
+
+TPOSE_API tpose_status tpose_permute_plan_init(void *plan, size_t plan_bytes,
+                                               const size_t *dst_outer, const size_t *src_outer,
+                                               size_t rank, const size_t *dims,
+                                               const size_t *perm, size_t esize)
+{
+    tposei_tp_shape sh;
+    tposei_tp_plan p;
+    const tpose_status st = tposei_tp_check(&sh, dst_outer, src_outer, rank, dims, perm, esize);
+    if (st != TPOSE_OK) return st;
+    if (plan == NULL) return TPOSE_ERR_NULL;
+    if (plan_bytes < sizeof p) return TPOSE_ERR_WORKSPACE;
+    tposei_tp_make(&p, &sh);
+    tposei_tp_copy((unsigned char *)plan, (const unsigned char *)&p, sizeof p);
+    return TPOSE_OK;
+}
+
+TPOSE_API tpose_status tpose_permute_plan_apply(const void *plan, void *dst, const void *src)
+{
+    tposei_tp_plan p;
+    tpose_status st;
+    if (plan == NULL) return TPOSE_ERR_NULL;
+    if (!tposei_tp_load(&p, plan)) return TPOSE_ERR_ARG;
+    if (p.kind == TPOSEI_TP_EMPTY) return TPOSE_OK;
+    st = tposei_tp_check_ptrs(dst, src, p.dst_span, p.src_span);
+    if (st == TPOSE_OK) tposei_tp_run(&p, dst, src);
+    return st;
+}
+
+TPOSE_API tpose_status tpose_permute(void *dst, const size_t *dst_outer, const void *src,
+                                     const size_t *src_outer, size_t rank, const size_t *dims,
+                                     const size_t *perm, size_t esize)
+{
+    tposei_tp_shape sh;
+    tposei_tp_plan p;
+    tpose_status st = tposei_tp_check(&sh, dst_outer, src_outer, rank, dims, perm, esize);
+    if (st != TPOSE_OK || sh.empty) return st;
+    st = tposei_tp_check_ptrs(dst, src, sh.dst_span, sh.src_span);
+    if (st != TPOSE_OK) return st;
+    tposei_tp_make(&p, &sh);
+    tposei_tp_run(&p, dst, src);
+    return TPOSE_OK;
+}
+
+TPOSE_API double tpose_permute_plan_cost(const void *plan)
+{
+    tposei_tp_plan p;
+    return tposei_tp_load(&p, plan) ? p.cost : 1.0;
+}
+
+/* ---- describe: a tiny snprintf for the few things it prints ---------------------------- */
+
+typedef struct tposei_tp_out {
+    char *buf;
+    size_t cap, len;
+} tposei_tp_out;
+
+static void tposei_tp_puts(tposei_tp_out *o, const char *s)
+{
+    for (; *s; s++, o->len++)
+        if (o->len + 1 < o->cap) o->buf[o->len] = *s;
+}
+
+static void tposei_tp_putu(tposei_tp_out *o, size_t v)
+{
+    char digits[24];
+    size_t i = sizeof digits - 1;
+    digits[i] = 0;
+    do digits[--i] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    tposei_tp_puts(o, digits + i);
+}
+
+/* extents joined by `x` */
+static void tposei_tp_putdims(tposei_tp_out *o, const size_t *n, size_t count)
+{
+    size_t k;
+    tposei_tp_puts(o, "[");
+    for (k = 0; k < count; k++) {
+        if (k) tposei_tp_puts(o, "x");
+        tposei_tp_putu(o, n[k]);
+    }
+    tposei_tp_puts(o, "]");
+}
+
+TPOSE_API int tpose_permute_plan_describe(const void *plan, char *buf, size_t buf_bytes)
+{
+    static const char *const kinds[] = {"empty", "copy", "runs (the fastest axis kept)",
+                                        "matrix (two axes swapped)",
+                                        "tiles (fastest axes swapped)"};
+    tposei_tp_plan p;
+    tposei_tp_out o;
+    size_t k, n[TPOSE_MAX_RANK];
+    o.buf = buf;
+    o.cap = buf ? buf_bytes : 0;
+    o.len = 0;
+    if (!tposei_tp_load(&p, plan)) {
+        tposei_tp_puts(&o, "not a plan");
+    } else {
+        tposei_tp_puts(&o, "fused ");
+        tposei_tp_putdims(&o, p.fused_n, p.fused);
+        tposei_tp_puts(&o, " of ");
+        tposei_tp_putu(&o, p.elem);
+        tposei_tp_puts(&o, "-byte elements; ");
+        tposei_tp_puts(&o, kinds[p.kind]);
+        if (p.stream) tposei_tp_puts(&o, ", streamed");
+        if (p.kind == TPOSEI_TP_MATRIX || p.kind == TPOSEI_TP_TILES) {
+            tposei_tp_puts(&o, "; ");
+            tposei_tp_putu(&o, p.rows);
+            tposei_tp_puts(&o, "x");
+            tposei_tp_putu(&o, p.cols);
+            if (p.elem >= TPOSEI_TP_RUN_MIN) {
+                tposei_tp_puts(&o, " slices, moves in blocks of ");
+                tposei_tp_putu(&o, p.block);
+                tposei_tp_puts(&o, "x");
+                tposei_tp_putu(&o, p.block);
+            } else {
+                tposei_tp_puts(&o, " slices by ");
+                tposei_tp_puts(&o, tpose_kernel_name(p.kernel));
+            }
+        }
+        if (p.loops) {
+            for (k = 0; k < p.loops; k++) n[k] = p.loop[k].n;
+            tposei_tp_puts(&o, "; loops ");
+            tposei_tp_putdims(&o, n, p.loops);
+            tposei_tp_puts(&o, " outermost first");
+        }
+        tposei_tp_puts(&o, "; cost ");
+        tposei_tp_putu(&o, (size_t)p.cost);
+        tposei_tp_puts(&o, ".");
+        tposei_tp_putu(&o, (size_t)(p.cost * 100) % 100 / 10);
+        tposei_tp_putu(&o, (size_t)(p.cost * 100) % 10);
+        tposei_tp_puts(&o, "x memcpy");
+    }
+    if (o.cap) o.buf[o.len < o.cap ? o.len : o.cap - 1] = 0;
+    return (int)o.len;
+}
+
+#endif /* TPOSE_TENSOR_IMPLEMENTATION */
