@@ -285,46 +285,52 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n)
 // >>cost
 /* ======================================================================================== */
 
-/* The model, in units of memcpy's time for the same bytes, fitted on the TTC cases
-   (bench/MEASURED.md, "The tensor cost model"): a byte through the matrix kernels costs a
-   factor by element size once slices are large; every slice adds the fixed cost of one
-   matrix call, worth about `call` bytes of memcpy (a streaming call: its setup and fence);
-   elements of a line or more are copies, a little faster than memcpy with streaming; a
-   slice side shorter than a tile pays for the whole tile. */
-#define TPOSEI_TP_CALL_STREAM 4096.0 /* one streaming slice's fixed cost, bytes of memcpy */
-#define TPOSEI_TP_CALL_CACHE 512.0   /* one in-cache slice's */
+/* The model, in units of memcpy's time for the same bytes, fitted on the TTC cases at 1, 2
+   and 4-byte elements (bench/MEASURED.md, "The tensor cost model"). A slice costs
+     kernel(elem) + (call + page * (rows + cols)) / slice bytes + waste * (lines / needed - 1)
+   : the matrix kernel's time per byte on large slices; a fixed cost per call and per row
+   started on either side (a new page, a new prefetch stream); and the cache lines its short
+   rows touch beyond those its bytes need, on both sides (a row of b bytes touches b / 64
+   lines rounded up, and half a line more on average where b is not whole lines). Elements of
+   a line or more are copies, slower where they are not whole lines. */
+#define TPOSEI_TP_CALL 1000.0 /* bytes of memcpy: one slice's fixed cost */
+#define TPOSEI_TP_PAGE 16.0   /* ... each row a slice starts on either side */
+#define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
 
-/* The fraction of tile work that is useful along a side of n elements in tiles of t. */
-static double tposei_tp_fill(size_t n, size_t t) { return n >= t ? 1.0 : (double)n / (double)t; }
+/* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
+static size_t tposei_tp_halves(size_t bytes)
+{
+    return (bytes + 63) / 64 * 2 + (bytes % 64 != 0);
+}
 
 /* The matrix kernels' time per byte over memcpy's on large slices, by element size. */
 static double tposei_tp_kernel_cost(size_t elem)
 {
     switch (elem) {
-    case 1: return 1.15;
-    case 2: return 0.95;
+    case 1:
+    case 2: return 1.2;
     case 4:
     case 8:
-    case 16: return 0.85;
+    case 16: return 0.9;
     default: return 1.6; /* the portable kernels */
     }
 }
 
 static double tposei_tp_cost(const tposei_tp_plan *p)
 {
-    const double slice = (double)p->rows * (double)p->cols * (double)p->elem;
-    const int streams = p->kernel == TPOSE_KERNEL_AVX2_STREAM ||
-                        p->kernel == TPOSE_KERNEL_AVX512_STREAM;
+    const size_t e = p->elem;
+    double slice, needed, touched;
     if (p->kind == TPOSEI_TP_COPY || p->kind == TPOSEI_TP_EMPTY) return 1.0;
-    if (p->elem >= TPOSEI_TP_RUN_MIN) return p->stream ? 0.85 : 1.3;
-    if (p->kind == TPOSEI_TP_RUNS) /* short runs: a line's traffic for each */
-        return 1.0 + 24.0 / (double)p->elem;
-    {
-        const size_t tile = 64 / p->elem;
-        return tposei_tp_kernel_cost(p->elem) /
-                   (tposei_tp_fill(p->rows, tile) * tposei_tp_fill(p->cols, tile)) +
-               (streams ? TPOSEI_TP_CALL_STREAM : TPOSEI_TP_CALL_CACHE) / slice;
-    }
+    if (e >= TPOSEI_TP_RUN_MIN)
+        return (p->stream ? 1.0 : 1.3) + (e % 64 ? 128.0 / (double)e : 0.0);
+    if (p->kind == TPOSEI_TP_RUNS) return 1.0 + 24.0 / (double)e; /* short runs */
+    slice = (double)p->rows * (double)p->cols * (double)e;
+    needed = 2.0 * slice / 64.0;
+    touched = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
+               (double)p->cols * (double)tposei_tp_halves(p->rows * e)) / 2.0;
+    return tposei_tp_kernel_cost(e) +
+           (TPOSEI_TP_CALL + TPOSEI_TP_PAGE * (double)(p->rows + p->cols)) / slice +
+           TPOSEI_TP_WASTE * (touched / needed - 1.0);
 }
 
 /* ======================================================================================== */
