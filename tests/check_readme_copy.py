@@ -9,10 +9,12 @@ usage: check_readme_copy.py ROOT CC [CC ARGS...]
 Programs per row:
   implementation  main.c defines TPOSE_IMPLEMENTATION; other.c includes the header plainly
   static          one file with TPOSE_STATIC
-  two-line .c     ROOT's transpose.c (and transpose_inplace.c) copied too, no macro defined
-                  by the program (the README's "or compile the two-line transpose.c")
-  two files       in-place rows: TPOSE_IMPLEMENTATION with transpose.h in one file,
-                  TPOSE_INPLACE_IMPLEMENTATION with transpose_inplace.h in another
+  two-line .c     ROOT's transpose.c (and transpose_inplace.c or transpose_tensor.c) copied
+                  too, no macro defined by the program (the README's "or compile the
+                  two-line transpose.c")
+  two files       in-place and tensor rows: TPOSE_IMPLEMENTATION with transpose.h in one
+                  file, TPOSE_INPLACE_IMPLEMENTATION (TPOSE_TENSOR_IMPLEMENTATION) with the
+                  row's header in another
 and, once, the README's own C snippet inside main(). Each program also checks the README's
 claim about SIMD: on x86 the SSE2 kernel is there exactly when transpose_simd.h was copied.
 The README and this test must agree: a row or snippet it cannot find fails the test."""
@@ -80,35 +82,72 @@ static int check_inplace(void)
 """
 
 
-def main_fn(inplace):
-    body = "check_core()" + (" | check_inplace()" if inplace else "")
+# Tensors: a 2 x 3 x 4 tensor of bytes permuted to 4 x 2 x 3, checked element by element.
+TENSOR_CHECK = r"""
+static int check_tensor(void)
+{
+    const size_t dims[3] = {2, 3, 4}, perm[3] = {2, 0, 1};
+    unsigned char x[24], y[24];
+    size_t i, j, k;
+    int bad = 0;
+    for (i = 0; i < 24; i++) x[i] = (unsigned char)(i + 1);
+    if (tpose_permute(y, NULL, x, NULL, 3, dims, perm, 1) != TPOSE_OK) return 1;
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 3; j++)
+            for (k = 0; k < 4; k++) bad |= y[(k * 2 + i) * 3 + j] != x[(i * 3 + j) * 4 + k];
+    printf("tensor: %s\n", bad ? "FAIL" : "ok");
+    return bad;
+}
+"""
+
+
+def main_fn(kind):
+    calls = {"inplace": " | check_inplace()", "tensor": " | check_tensor()"}
+    body = "check_core()" + calls.get(kind, "")
     return f"\nint main(void) {{ return (other() | {body}) != 0; }}\n"
 
 
-def programs(files, inplace):
+# The header a row adds beyond transpose.h, the macro of its own implementation, its two-line
+# file and its check.
+EXTRA = {"inplace": ("transpose_inplace.h", "TPOSE_INPLACE_IMPLEMENTATION",
+                     "transpose_inplace.c", INPLACE_CHECK),
+         "tensor": ("transpose_tensor.h", "TPOSE_TENSOR_IMPLEMENTATION", "transpose_tensor.c",
+                    TENSOR_CHECK)}
+
+
+def kind_of(files):
+    """"tensor", "inplace" or "core": what a row's files give beyond the matrix API."""
+    for kind, (header, _, _, _) in EXTRA.items():
+        if header in files:
+            return kind
+    return "core"
+
+
+def programs(files, kind):
     """{name: {file: text}} for one row of the table."""
-    header = "transpose_inplace.h" if inplace else "transpose.h"
-    checks = CORE_CHECK + (INPLACE_CHECK if inplace else "")
+    extra = kind != "core"
+    header = EXTRA[kind][0] if extra else "transpose.h"
+    checks = CORE_CHECK + (EXTRA[kind][3] if extra else "")
     other_def = '\nint other(void) { return tpose_status_str(TPOSE_OK) == 0; }\n'
     other_decl = "int other(void);\n"
     progs = {
         "implementation": {
             "main.c": f'#define TPOSE_IMPLEMENTATION\n#include "{header}"\n{other_decl}'
-                      + checks + main_fn(inplace),
+                      + checks + main_fn(kind),
             "other.c": f'#include "{header}"\n{other_decl}' + other_def},
         "static": {
             "main.c": f'#define TPOSE_STATIC\n#include "{header}"\n{other_decl}' + checks
-                      + other_def + main_fn(inplace)},
+                      + other_def + main_fn(kind)},
         "two-line .c": {
             "main.c": f'#include "{header}"\n{other_decl}' + checks + other_def
-                      + main_fn(inplace)},
+                      + main_fn(kind)},
     }
-    if inplace:
+    if extra:
         progs["two files"] = {
             "core.c": '#define TPOSE_IMPLEMENTATION\n#include "transpose.h"\n',
-            "inplace.c": '#define TPOSE_INPLACE_IMPLEMENTATION\n#include "transpose_inplace.h"\n',
+            "extra.c": f'#define {EXTRA[kind][1]}\n#include "{header}"\n',
             "main.c": f'#include "{header}"\n{other_decl}' + checks + other_def
-                      + main_fn(inplace)}
+                      + main_fn(kind)}
     return progs
 
 
@@ -170,14 +209,14 @@ def main():
                             text=True).stdout
     x86 = "__x86_64__" in macros or "__i386__" in macros
     for text, files in rows:
-        inplace = "transpose_inplace.h" in files
+        kind = kind_of(files)
         expect = ["-DEXPECT_SSE2=%d" % (x86 and "transpose_simd.h" in files)]
         print(f"== {' + '.join(files)}")
-        for name, sources in programs(files, inplace).items():
+        for name, sources in programs(files, kind).items():
             with tempfile.TemporaryDirectory(prefix="tpose-copy-") as work:
                 copied = list(files)
                 if name == "two-line .c":
-                    copied += ["transpose.c"] + (["transpose_inplace.c"] if inplace else [])
+                    copied += ["transpose.c"] + ([EXTRA[kind][2]] if kind != "core" else [])
                 for x in copied:
                     shutil.copy(os.path.join(root, x), work)
                 for x, body in sources.items():
