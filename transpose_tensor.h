@@ -131,7 +131,7 @@ typedef struct tposei_tp_plan {
     uint32_t magic;
     uint32_t kind;
     tpose_kernel kernel;    /* matrix, tiles: the matrix kernel */
-    int stream;             /* elements of a line or more: destination lines non-temporal */
+    int stream;             /* wide elements: destination lines non-temporal */
     size_t block;           /* ... moved in blocks of block x block elements */
     size_t elem;            /* bytes moved as one element (esize times the kept runs) */
     size_t rows, cols;      /* tiles, matrix: one slice, source rows x source cols */
@@ -243,13 +243,14 @@ static size_t tposei_tp_fuse(tposei_tp_axis *ax, size_t rank, size_t *elem)
     return r;
 }
 
-/* Elements of this many bytes or more are moved one by one (runs) rather than through the
-   matrix kernels: each is whole lines of copy, and streaming them needs no tile. */
-#define TPOSEI_TP_RUN_MIN 64
+/* Elements of this many bytes or more, wider than any SIMD kernel's, are moved one by one
+   rather than through the matrix kernels (which would take them to the portable walk):
+   they are copies of runs, and streaming them needs no tile. */
+#define TPOSEI_TP_RUN_MIN 17
 
-/* The block edge for elements of a line or more: the most whose block fits in 16 KiB (half
-   of the smallest L1 data cache of the x86 hosts), so a block's source lines stay in L1
-   while its destination rows are written. */
+/* The block edge for wide elements (TPOSEI_TP_RUN_MIN bytes or more): the most whose block
+   fits in 16 KiB (half of the smallest L1 data cache of the x86 hosts), so a block's source
+   lines stay in L1 while its destination rows are written. */
 static size_t tposei_tp_block(size_t elem)
 {
     size_t t = 1;
@@ -292,7 +293,7 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n)
    started on either side (a new page, a new prefetch stream); and the cache lines its short
    rows touch beyond those its bytes need, on both sides (a row of b bytes touches b / 64
    lines rounded up, and half a line more on average where b is not whole lines). Elements of
-   a line or more are copies, slower where they are not whole lines. */
+   more than 16 bytes are copies, slower where they are not whole lines. */
 #define TPOSEI_TP_CALL 1000.0 /* bytes of memcpy: one slice's fixed cost */
 #define TPOSEI_TP_PAGE 16.0   /* ... each row a slice starts on either side */
 #define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
@@ -322,7 +323,7 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     double slice, needed, touched;
     if (p->kind == TPOSEI_TP_COPY || p->kind == TPOSEI_TP_EMPTY) return 1.0;
     if (e >= TPOSEI_TP_RUN_MIN)
-        return (p->stream ? 1.0 : 1.3) + (e % 64 ? 128.0 / (double)e : 0.0);
+        return (p->stream ? 1.0 : 1.3) + (e % 64 ? 32.0 / (double)e : 0.0);
     if (p->kind == TPOSEI_TP_RUNS) return 1.0 + 24.0 / (double)e; /* short runs */
     slice = (double)p->rows * (double)p->cols * (double)e;
     needed = 2.0 * slice / 64.0;
@@ -376,25 +377,38 @@ static void tposei_tp_runs(unsigned char *dst, const unsigned char *src, const t
 
 typedef void (*tposei_tp_stream_fn)(unsigned char *dst, const unsigned char *src, size_t bytes);
 
-/* One slice of elements of a line or more: blocks of `block` x `block` elements, each block's
+/* The bytes of a block's destination row that tposei_tp_moves gathers before streaming it:
+   a block of t x t elements fits 16 KiB, so t * elem <= 8 KiB whenever t >= 2. */
+#define TPOSEI_TP_ROW_BUF 8192
+
+/* One slice of wide elements: blocks of `block` x `block` elements, each block's
    destination rows in turn, so both sides move runs of about a KiB (not one element's bytes
-   at a far stride on either). */
+   at a far stride on either). Streamed, a row of elements that are not whole lines is
+   gathered first and stored as one run: element by element, every seam between two of them
+   would be a partial line stored plainly, read from memory before it is written. */
 static void tposei_tp_moves(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src,
                             tposei_tp_stream_fn stream)
 {
+    unsigned char buf[TPOSEI_TP_ROW_BUF];
     const size_t e = p->elem, t = p->block, ss = p->src_stride, ds = p->dst_stride;
+    const int gather = stream && t > 1 && e % TPOSEI_CACHE_LINE != 0;
     size_t r0, c0, r, c;
     for (r0 = 0; r0 < p->rows; r0 += t) {
         const size_t r1 = tposei_min(r0 + t, p->rows);
         for (c0 = 0; c0 < p->cols; c0 += t) {
             const size_t c1 = tposei_min(c0 + t, p->cols);
-            for (c = c0; c < c1; c++)
-                for (r = r0; r < r1; r++) {
-                    if (stream)
-                        stream(dst + c * ds + r * e, src + r * ss + c * e, e);
-                    else
-                        tposei_tp_copy(dst + c * ds + r * e, src + r * ss + c * e, e);
+            for (c = c0; c < c1; c++) {
+                unsigned char *d = dst + c * ds + r0 * e;
+                const unsigned char *s0 = src + r0 * ss + c * e;
+                if (gather) {
+                    for (r = 0; r < r1 - r0; r++) tposei_tp_copy(buf + r * e, s0 + r * ss, e);
+                    stream(d, buf, (r1 - r0) * e);
+                } else if (stream) {
+                    for (r = 0; r < r1 - r0; r++) stream(d + r * e, s0 + r * ss, e);
+                } else {
+                    for (r = 0; r < r1 - r0; r++) tposei_tp_copy(d + r * e, s0 + r * ss, e);
                 }
+            }
         }
     }
 }

@@ -208,8 +208,8 @@ static int run_case(size_t index, const tcase *c, size_t esize, int reps, size_t
     return 0;
 }
 
-/* One line per element size over the TTC cases: the lowest and the median ratio, and how many predictions are
-   within 30% of the measurement. */
+/* One line per element size over the TTC cases: the lowest and the median ratio, and how
+   many predictions are within 30% of the measurement. */
 static void summary(size_t esize, tally *t)
 {
     double lowest = 1e30, sorted[TB_MAX_CASES];
