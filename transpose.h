@@ -439,7 +439,9 @@ static inline void tposei_rows8_scalar(unsigned char *aos, size_t as, unsigned c
 
 /* tposei_kit: what transpose_inplace.h (and later headers) use of this implementation, each
    member NULL where this CPU, build or tpose_kernel_limit() rules it out. */
-typedef void (*tposei_job_fn)(const tposei_job *job);
+/* Transposes one square tile; strides in bytes, no alignment assumed. */
+typedef void (*tposei_tile_fn)(unsigned char *dst, size_t dst_stride, const unsigned char *src,
+                               size_t src_stride);
 /* k x k tiles at x and y (rows st bytes apart) swapped, each transposed; x == y transposes
    one tile in place. */
 typedef void (*tposei_swap_fn)(unsigned char *x, unsigned char *y, size_t st);
@@ -462,7 +464,6 @@ typedef tpose_kernel (*tposei_pick_fn)(size_t rows, size_t cols, size_t esize, s
 typedef void (*tposei_run_fn)(tpose_kernel kernel, const tposei_job *job);
 
 typedef struct tposei_kit {
-    tposei_job_fn matrix;     /* AUTO's transposition of a validated job */
     tposei_swap_fn swap;      /* register tile pairs for this element size */
     size_t swap_edge;         /* their k */
     tposei_rows8_fn rows8;    /* n x 8 doubles (AVX-512) */
@@ -471,9 +472,13 @@ typedef struct tposei_kit {
     tposei_pick_fn pick;
     tposei_run_fn run;
     /* bytes copied with whole destination lines non-temporal (the edges plain) and the fence
-       that orders them, from AUTO's streaming set; NULL where AUTO does not stream */
+       that orders them, of the widest streaming set allowed; NULL where none is */
     void (*stream_row)(unsigned char *dst, const unsigned char *src, size_t bytes);
     void (*fence)(void);
+    /* one tile_edge x tile_edge tile through 32-byte vectors, plain stores (src and dst rows
+       their strides apart); NULL where AVX2 is not allowed */
+    tposei_tile_fn tile;
+    size_t tile_edge;
 } tposei_kit;
 
 /* The kit for elements of `esize` bytes under the current kernel limit. Internal: its
@@ -520,9 +525,6 @@ static tpose_kernel tposei_kernel_ceiling = TPOSE_KERNEL_AUTO;
 // >>kernels-scalar
 /* ======================================================================================== */
 
-/* Transposes one square tile; strides in bytes, no alignment assumed. */
-typedef void (*tposei_tile_fn)(unsigned char *dst, size_t dst_stride, const unsigned char *src,
-                               size_t src_stride);
 /* A rows x cols source block transposed to dst: the scalar edge routine. */
 typedef void (*tposei_rect_fn)(unsigned char *dst, size_t dst_stride, const unsigned char *src,
                                size_t src_stride, size_t rows, size_t cols);
@@ -2141,18 +2143,9 @@ static size_t tposei_bytes_of(size_t rows, size_t cols, size_t esize)
     return tposei_mul(rows, cols, &bytes) && tposei_mul(bytes, esize, &bytes) ? bytes : (size_t)-1;
 }
 
-/* AUTO on a validated job (in-place blocks, the kit). */
-static void tposei_auto_job(const tposei_job *job)
-{
-    const size_t bytes = job->rows * job->cols * job->esize;
-    tposei_run_kernel(tposei_auto_choice(job->rows, job->cols, job->esize, bytes), job);
-}
-
 TPOSE_API tposei_kit tposei_kit_get(size_t esize)
 {
-    const tpose_kernel stream = tposei_auto_choice(64, 64, 4, (size_t)-1);
     tposei_kit kit;
-    kit.matrix = tposei_auto_job;
     kit.swap = NULL;
     kit.swap_edge = 0;
     kit.rows8 = NULL;
@@ -2162,11 +2155,8 @@ TPOSE_API tposei_kit tposei_kit_get(size_t esize)
     kit.run = tposei_run_kernel;
     kit.stream_row = NULL;
     kit.fence = NULL;
-    if (tposei_family_of(stream)->walk == TPOSEI_WALK_STREAM) {
-        const tposei_kset *set = tposei_set_for(tposei_family_of(stream), 4);
-        kit.stream_row = set->stream_row;
-        kit.fence = set->fence;
-    }
+    kit.tile = NULL;
+    kit.tile_edge = 0;
     tposei_arch_kit(&kit, esize, tposei_kit_allowed);
     return kit;
 }

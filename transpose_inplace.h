@@ -349,7 +349,7 @@ static void tposei_ip_oop(unsigned char *dst, size_t dst_stride, const unsigned 
     job.rows = rows;
     job.cols = cols;
     job.esize = esize;
-    kit.matrix(&job);
+    kit.run(kit.pick(rows, cols, esize, rows * cols * esize), &job);
 }
 
 /* ======================================================================================== */

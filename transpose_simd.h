@@ -3191,18 +3191,33 @@ static const tposei_family *tposei_arch_family(tpose_kernel k)
     return &tposei_x86_families[k - TPOSE_KERNEL_SSE2];
 }
 
-/* The x86 members of the kit: AVX2 register tile pairs for 4 and 8-byte elements, the
-   AVX-512 n x 8 network, 8x8 strips and gathers; each where the CPU has the
-   ISA and tpose_kernel_limit() allows the kernel that uses it. */
+/* The x86 members of the kit: AVX2 tiles, register tile pairs for 4 and 8-byte elements,
+   the streaming row copy (AVX-512's, else AVX2's), the AVX-512 n x 8 network, 8x8 strips and
+   gathers; each where the CPU has the ISA and tpose_kernel_limit() allows the kernel that
+   uses it. */
 static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_kernel k))
 {
-    if ((esize == 4 || esize == 8) && tposei_cpu_has(TPOSEI_ISA_AVX2) &&
-        allowed(TPOSE_KERNEL_AVX2)) {
+    const tposei_kset *avx2 = allowed(TPOSE_KERNEL_AVX2)
+                                  ? tposei_set_for(tposei_arch_family(TPOSE_KERNEL_AVX2), esize)
+                                  : NULL;
+    if (avx2 && (esize == 4 || esize == 8)) {
         kit->swap = esize == 4 ? tposei_u32_8x8_swap_avx2 : tposei_u64_4x4_swap_avx2;
         kit->swap_edge = 32 / esize;
     }
+    if (avx2) {
+        kit->tile = avx2->tile_fn;
+        kit->tile_edge = avx2->tile;
+    }
+    if (tposei_cpu_has(TPOSEI_ISA_AVX2) && allowed(TPOSE_KERNEL_AVX2_STREAM)) {
+        kit->stream_row = tposei_stream_row_avx2;
+        kit->fence = tposei_stream_fence;
+    }
     if (!tposei_cpu_has(TPOSEI_ISA_AVX512)) return;
-    if (allowed(TPOSE_KERNEL_AVX512_STREAM)) kit->rows8 = tposei_kit_rows8;
+    if (allowed(TPOSE_KERNEL_AVX512_STREAM)) {
+        kit->rows8 = tposei_kit_rows8;
+        kit->stream_row = tposei_stream_row_avx512;
+        kit->fence = tposei_stream_fence;
+    }
     if (allowed(TPOSE_KERNEL_AVX512)) {
         kit->strip8 = tposei_u64_8x8_strip;
         if (esize == 8) kit->gather8 = tposei_gather8_avx512;
