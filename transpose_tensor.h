@@ -132,7 +132,8 @@ typedef struct tposei_tp_plan {
     uint32_t kind;
     tpose_kernel kernel;    /* matrix, tiles: the matrix kernel */
     int stream;             /* wide elements: destination lines non-temporal */
-    size_t block;           /* ... moved in blocks of block x block elements */
+    int direct;             /* tiles: small slices through the kit's tiles, no matrix call */
+    size_t block;           /* wide elements: blocks of block x block; direct: the tile edge */
     size_t elem;            /* bytes moved as one element (esize times the kept runs) */
     size_t rows, cols;      /* tiles, matrix: one slice, source rows x source cols */
     size_t src_stride;      /* ... its source rows, bytes apart */
@@ -256,6 +257,24 @@ static size_t tposei_tp_block(size_t elem)
     size_t t = 1;
     while ((t + 1) * (t + 1) * elem <= 16384) t++;
     return t;
+}
+
+/* Slices smaller than this go through the kit's tiles directly (tposei_tp_tiles). */
+#ifndef TPOSEI_TP_DIRECT_BELOW
+#define TPOSEI_TP_DIRECT_BELOW 16384
+#endif
+
+/* 1 when a slice goes through the kit's tiles directly: small, both sides at least a tile,
+   and either not streamed or with destination rows that are not whole lines (a streaming
+   kernel then buffers them: 4-byte 48x48 slices, 192-byte rows, stream at 1.00 of memcpy
+   against 0.47 through the tiles; 1-byte 48x48 ones, 48-byte rows, 0.19 against 0.34). */
+static int tposei_tp_direct(const tposei_tp_plan *p, const tposei_kit *kit)
+{
+    const int streams = p->kernel == TPOSE_KERNEL_AVX2_STREAM ||
+                        p->kernel == TPOSE_KERNEL_AVX512_STREAM;
+    return p->elem < TPOSEI_TP_RUN_MIN && kit->tile && p->rows >= kit->tile_edge &&
+           p->cols >= kit->tile_edge && p->rows * p->cols * p->elem < TPOSEI_TP_DIRECT_BELOW &&
+           (!streams || p->rows * p->elem % TPOSEI_CACHE_LINE != 0);
 }
 
 /* The axis whose stride on one side (`dst`: the destination's) is the element, or rank. */
@@ -413,12 +432,33 @@ static void tposei_tp_moves(const tposei_tp_plan *p, unsigned char *dst, const u
     }
 }
 
+/* A small slice through the kit's tiles directly: whole tiles, the last row and column of
+   them overlapping the one before (writing the same bytes again), one call per tile and
+   none of a matrix call's setup, which costs more than a slice of a KiB (MEASURED.md). */
+static void tposei_tp_tiles(const tposei_tp_plan *p, tposei_tile_fn tile, size_t t,
+                            unsigned char *dst, const unsigned char *src)
+{
+    const size_t e = p->elem, ss = p->src_stride, ds = p->dst_stride;
+    size_t r = 0, c;
+    for (;;) {
+        for (c = 0;;) {
+            tile(dst + c * ds + r * e, ds, src + r * ss + c * e, ss);
+            if (c + t >= p->cols) break;
+            c = c + 2 * t <= p->cols ? c + t : p->cols - t;
+        }
+        if (r + t >= p->rows) return;
+        r = r + 2 * t <= p->rows ? r + t : p->rows - t;
+    }
+}
+
 /* What a walk calls at each index of its loops. */
 typedef struct tposei_tp_leaf {
     const tposei_tp_plan *p;
     tposei_run_fn run; /* slices through the matrix kernels */
     tposei_job job;
     tposei_tp_stream_fn stream;
+    tposei_tile_fn tile; /* direct: the kit's tile, tile_edge on a side */
+    size_t tile_edge;
 } tposei_tp_leaf;
 
 static void tposei_tp_leaf_at(tposei_tp_leaf *l, unsigned char *dst, const unsigned char *src)
@@ -426,6 +466,8 @@ static void tposei_tp_leaf_at(tposei_tp_leaf *l, unsigned char *dst, const unsig
     const tposei_tp_plan *p = l->p;
     if (p->kind == TPOSEI_TP_RUNS) {
         tposei_tp_runs(dst, src, &p->loop[p->loops - 1], p->elem, l->stream);
+    } else if (l->tile) {
+        tposei_tp_tiles(p, l->tile, l->tile_edge, dst, src);
     } else if (l->run) {
         l->job.dst = dst;
         l->job.src = src;
@@ -446,6 +488,8 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
     leaf.p = p;
     leaf.stream = p->stream ? kit.stream_row : NULL;
     leaf.run = p->elem < TPOSEI_TP_RUN_MIN ? kit.run : NULL;
+    leaf.tile = p->direct && kit.tile_edge == p->block ? kit.tile : NULL;
+    leaf.tile_edge = p->block;
     leaf.job.dst_stride = p->dst_stride;
     leaf.job.src_stride = p->src_stride;
     leaf.job.rows = p->rows;
@@ -486,6 +530,7 @@ static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
     p->kind = TPOSEI_TP_EMPTY;
     p->kernel = TPOSE_KERNEL_AUTO;
     p->stream = 0;
+    p->direct = 0;
     p->block = 1;
     p->elem = sh->esize;
     p->rows = p->cols = p->src_stride = p->dst_stride = p->loops = p->fused = 0;
@@ -510,6 +555,7 @@ static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
         p->src_stride = ax[a].ss;
         p->dst_stride = ax[b].ds;
         p->kernel = kit.pick(p->rows, p->cols, p->elem, p->bytes);
+        p->direct = tposei_tp_direct(p, &kit);
         for (k = 0; k < r; k++)
             if (k != a && k != b) p->loop[n++] = ax[k];
         tposei_tp_order(p->loop, n);
@@ -521,7 +567,7 @@ static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
         const tpose_kernel big = kit.pick(64, 64, 4, p->bytes);
         p->stream = big == TPOSE_KERNEL_AVX2_STREAM || big == TPOSE_KERNEL_AVX512_STREAM;
     }
-    p->block = tposei_tp_block(p->elem);
+    p->block = p->direct ? kit.tile_edge : tposei_tp_block(p->elem);
     p->loops = n;
     p->cost = tposei_tp_cost(p);
 }
@@ -658,6 +704,12 @@ TPOSE_API int tpose_permute_plan_describe(const void *plan, char *buf, size_t bu
                 tposei_tp_putu(&o, p.block);
                 tposei_tp_puts(&o, "x");
                 tposei_tp_putu(&o, p.block);
+            } else if (p.direct) {
+                tposei_tp_puts(&o, " slices by ");
+                tposei_tp_putu(&o, p.block);
+                tposei_tp_puts(&o, "x");
+                tposei_tp_putu(&o, p.block);
+                tposei_tp_puts(&o, " avx2 tiles, direct");
             } else {
                 tposei_tp_puts(&o, " slices by ");
                 tposei_tp_puts(&o, tpose_kernel_name(p.kernel));
