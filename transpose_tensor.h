@@ -306,16 +306,19 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n)
 /* ======================================================================================== */
 
 /* The model, in units of memcpy's time for the same bytes, fitted on the TTC cases at 1, 2
-   and 4-byte elements (bench/MEASURED.md, "The tensor cost model"). A slice costs
-     kernel(elem) + (call + page * (rows + cols)) / slice bytes + waste * (lines / needed - 1)
-   : the matrix kernel's time per byte on large slices; a fixed cost per call and per row
-   started on either side (a new page, a new prefetch stream); and the cache lines its short
-   rows touch beyond those its bytes need, on both sides (a row of b bytes touches b / 64
-   lines rounded up, and half a line more on average where b is not whole lines). Elements of
-   more than 16 bytes are copies, slower where they are not whole lines. */
-#define TPOSEI_TP_CALL 1000.0 /* bytes of memcpy: one slice's fixed cost */
-#define TPOSEI_TP_PAGE 16.0   /* ... each row a slice starts on either side */
+   and 4-byte elements (bench/MEASURED.md, "The tensor cost model"). A slice through the
+   matrix kernel costs
+     kernel(elem) + call / slice bytes + waste * (lines / needed - 1)
+   : the kernel's time per byte on large slices, a matrix call's fixed cost, and the cache
+   lines its short rows touch beyond those its bytes fill, on both sides (a row of b bytes
+   touches b / 64 lines rounded up, and half a line more on average where b is not whole
+   lines). A slice through the tiles directly has no call to pay for but plain stores and
+   32-byte tiles: `direct` per byte, and a sixth of the lines' weight. Wide elements are
+   copies, dearer where they are not whole lines. */
+#define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
+#define TPOSEI_TP_DIRECT 2.5  /* per byte, a slice through the tiles directly */
+#define TPOSEI_TP_DIRECT_WASTE 0.5
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -331,7 +334,7 @@ static double tposei_tp_kernel_cost(size_t elem)
     case 2: return 1.2;
     case 4:
     case 8:
-    case 16: return 0.9;
+    case 16: return 1.0;
     default: return 1.6; /* the portable kernels */
     }
 }
@@ -339,18 +342,16 @@ static double tposei_tp_kernel_cost(size_t elem)
 static double tposei_tp_cost(const tposei_tp_plan *p)
 {
     const size_t e = p->elem;
-    double slice, needed, touched;
+    double slice, waste;
     if (p->kind == TPOSEI_TP_COPY || p->kind == TPOSEI_TP_EMPTY) return 1.0;
-    if (e >= TPOSEI_TP_RUN_MIN)
-        return (p->stream ? 1.0 : 1.3) + (e % 64 ? 32.0 / (double)e : 0.0);
+    if (e >= TPOSEI_TP_RUN_MIN) return (p->stream ? 0.9 : 1.2) + (e % 64 ? 64.0 / (double)e : 0.0);
     if (p->kind == TPOSEI_TP_RUNS) return 1.0 + 24.0 / (double)e; /* short runs */
     slice = (double)p->rows * (double)p->cols * (double)e;
-    needed = 2.0 * slice / 64.0;
-    touched = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
-               (double)p->cols * (double)tposei_tp_halves(p->rows * e)) / 2.0;
-    return tposei_tp_kernel_cost(e) +
-           (TPOSEI_TP_CALL + TPOSEI_TP_PAGE * (double)(p->rows + p->cols)) / slice +
-           TPOSEI_TP_WASTE * (touched / needed - 1.0);
+    waste = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
+             (double)p->cols * (double)tposei_tp_halves(p->rows * e)) * 64.0 / 4.0 / slice -
+            1.0;
+    if (p->direct) return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_WASTE * waste;
+    return tposei_tp_kernel_cost(e) + TPOSEI_TP_CALL / slice + TPOSEI_TP_WASTE * waste;
 }
 
 /* ======================================================================================== */
