@@ -521,32 +521,15 @@ static void tposei_tp_run(const tposei_tp_plan *p, void *dst, const void *src)
         tposei_tp_walk(p, (unsigned char *)dst, (const unsigned char *)src);
 }
 
-/* The plan of a checked shape: fusion, the case, the kernel, the loop order, the cost. */
-static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
+/* The case of `r` fused axes, its kernel and loop order (the kit is fetched here, in an
+   initialisation: assigned to a declared struct, Clang -O0 calls memcpy, which
+   TPOSE_NO_STDLIB forbids). */
+static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t r)
 {
-    tposei_tp_axis *ax = sh->ax;
-    tposei_kit kit;
-    size_t r, a, b, k, n = 0;
-    p->magic = TPOSEI_TP_MAGIC;
-    p->kind = TPOSEI_TP_EMPTY;
-    p->kernel = TPOSE_KERNEL_AUTO;
-    p->stream = 0;
-    p->direct = 0;
-    p->block = 1;
-    p->elem = sh->esize;
-    p->rows = p->cols = p->src_stride = p->dst_stride = p->loops = p->fused = 0;
-    p->src_span = p->dst_span = p->bytes = 0;
-    p->cost = 1.0;
-    if (sh->empty) return;
-    p->bytes = sh->bytes;
-    p->src_span = sh->src_span;
-    p->dst_span = sh->dst_span;
-    r = tposei_tp_fuse(ax, sh->rank, &p->elem);
-    kit = tposei_kit_get(p->elem);
-    p->fused = r;
-    for (k = 0; k < r; k++) p->fused_n[k] = ax[k].n;
-    a = tposei_tp_unit(ax, r, p->elem, 1); /* the destination's fastest: the slice's rows */
-    b = tposei_tp_unit(ax, r, p->elem, 0); /* the source's fastest: its columns */
+    const tposei_kit kit = tposei_kit_get(p->elem);
+    const size_t a = tposei_tp_unit(ax, r, p->elem, 1); /* destination's fastest: rows */
+    const size_t b = tposei_tp_unit(ax, r, p->elem, 0); /* source's fastest: columns */
+    size_t k, n = 0;
     if (r == 0) {
         p->kind = TPOSEI_TP_COPY;
     } else if (a < r && b < r) {
@@ -570,6 +553,30 @@ static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
     }
     p->block = p->direct ? kit.tile_edge : tposei_tp_block(p->elem);
     p->loops = n;
+}
+
+/* The plan of a checked shape: fusion, the case, the kernel, the loop order, the cost. */
+static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
+{
+    size_t r, k;
+    p->magic = TPOSEI_TP_MAGIC;
+    p->kind = TPOSEI_TP_EMPTY;
+    p->kernel = TPOSE_KERNEL_AUTO;
+    p->stream = 0;
+    p->direct = 0;
+    p->block = 1;
+    p->elem = sh->esize;
+    p->rows = p->cols = p->src_stride = p->dst_stride = p->loops = p->fused = 0;
+    p->src_span = p->dst_span = p->bytes = 0;
+    p->cost = 1.0;
+    if (sh->empty) return;
+    p->bytes = sh->bytes;
+    p->src_span = sh->src_span;
+    p->dst_span = sh->dst_span;
+    r = tposei_tp_fuse(sh->ax, sh->rank, &p->elem);
+    p->fused = r;
+    for (k = 0; k < r; k++) p->fused_n[k] = sh->ax[k].n;
+    tposei_tp_choose(p, sh->ax, r);
     p->cost = tposei_tp_cost(p);
 }
 
