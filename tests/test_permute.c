@@ -456,6 +456,23 @@ static void wide_elements(void)
         }
 }
 
+/* A case from a table row: outer sizes of 0 in the row mean dense (NULL). */
+static void pcase_from(pcase *c, size_t rank, size_t esize, const size_t *dims,
+                       const size_t *perm, const size_t *so, const size_t *dout)
+{
+    size_t k;
+    c->rank = rank;
+    c->esize = esize;
+    c->has_src_outer = so[0] != 0;
+    c->has_dst_outer = dout[0] != 0;
+    for (k = 0; k < rank; k++) {
+        c->dims[k] = dims[k];
+        c->perm[k] = perm[k];
+        c->src_outer[k] = so[k];
+        c->dst_outer[k] = dout[k];
+    }
+}
+
 /* Structures fusion must get right: axes of 1 (padded or not) between the others, the
    fastest axis kept with padding on either side, identity permutations (copies). */
 static void structures(void)
@@ -486,19 +503,10 @@ static void structures(void)
         {2, 16, {1, 65}, {1, 0}, {0}, {0}},
         {2, 16, {65, 1}, {1, 0}, {0}, {0}},
     };
-    size_t i, k;
+    size_t i;
     for (i = 0; i < sizeof t / sizeof *t; i++) {
         pcase c;
-        c.rank = t[i].rank;
-        c.esize = t[i].esize;
-        c.has_src_outer = t[i].so[0] != 0;
-        c.has_dst_outer = t[i].dout[0] != 0;
-        for (k = 0; k < c.rank; k++) {
-            c.dims[k] = t[i].dims[k];
-            c.perm[k] = t[i].perm[k];
-            c.src_outer[k] = t[i].so[k];
-            c.dst_outer[k] = t[i].dout[k];
-        }
+        pcase_from(&c, t[i].rank, t[i].esize, t[i].dims, t[i].perm, t[i].so, t[i].dout);
         run_case(&c);
     }
 }
@@ -533,19 +541,10 @@ static void large_shapes(void)
         {3, 4, {2000, 1000, 4}, {1, 0, 2}, {0}, {1000, 2000, 5}}, /* runs of 16 bytes */
         {3, 1, {1000, 2000, 3}, {0, 1, 2}, {0}, {0}},             /* one copy */
     };
-    size_t i, k;
+    size_t i;
     for (i = 0; i < sizeof t / sizeof *t; i++) {
         pcase c;
-        c.rank = t[i].rank;
-        c.esize = t[i].esize;
-        c.has_src_outer = t[i].so[0] != 0;
-        c.has_dst_outer = t[i].dout[0] != 0;
-        for (k = 0; k < c.rank; k++) {
-            c.dims[k] = t[i].dims[k];
-            c.perm[k] = t[i].perm[k];
-            c.src_outer[k] = t[i].so[k];
-            c.dst_outer[k] = t[i].dout[k];
-        }
+        pcase_from(&c, t[i].rank, t[i].esize, t[i].dims, t[i].perm, t[i].so, t[i].dout);
         /* both sides line-aligned, both half a line off, or the usual cycle */
         mis_override = i % 3 == 0 ? 0 : i % 3 == 1 ? 32 : -1;
         run_case(&c);
