@@ -2108,8 +2108,9 @@ static tpose_kernel tposei_auto_portable(size_t rows, size_t cols, size_t esize)
 }
 
 /* AUTO's preference, best first: the widest SIMD kernel, streaming when `bytes` of
-   destination (the matrix's, or a whole batch's) reach tune stream_from and in place below; then the portable order, which also takes shapes
-   a SIMD family declines (its tiles would leave them to their scalar edges). */
+   destination (the matrix's, or a whole batch's) reach tune stream_from and in place below;
+   then the portable order, which also takes shapes a SIMD family declines (its tiles would
+   leave them to their scalar edges). */
 static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize, size_t bytes)
 {
     static const tpose_kernel small[] = {TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,

@@ -822,8 +822,8 @@ static void tposei_slot_region(unsigned char *aos, unsigned char *const *rows, s
         tposei_rows8_scalar(aos, 64, rows, 0, q, wide);
 }
 
-/* One slot to another: streamed past the caches where AUTO streams (the slots are far
-   larger than the caches and read back only much later). */
+/* One slot to another: streamed past the caches where a streaming kernel is allowed (the
+   slots are far larger than the caches and read back only much later). */
 static void tposei_slot_copy(unsigned char *dst, const unsigned char *src, size_t bytes)
 {
     const tposei_kit kit = tposei_kit_get(8);

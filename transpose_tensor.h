@@ -39,9 +39,12 @@
          runs    the fastest axis kept, but its neighbours padded: contiguous runs copied
          matrix  two axes left, swapped: tpose_matrix itself
          tiles   the fastest axes swapped: the 2-D transposition of the two fastest axes
-                 through the matrix kernels, once per index of the other axes, whose loop
-                 order the cost model sets; the kernel streams when the whole destination
-                 outgrows the caches, not one slice.
+                 through the matrix kernels (small slices straight through the AVX2
+                 tiles), once per index of the other axes, the axis with the smallest
+                 stride on either side innermost; the kernel streams when the whole
+                 destination outgrows the caches, not one slice.
+       Elements wider than 16 bytes (a kept fastest axis) are copied in L1-sized blocks
+       instead, each block's destination row streamed as one run.
 
    SECTIONS (grep for the marker)   >>config >>plan >>fusion >>cost >>apply >>api
 
@@ -264,17 +267,21 @@ static size_t tposei_tp_block(size_t elem)
 #define TPOSEI_TP_DIRECT_BELOW 16384
 #endif
 
+/* 1 for the kernels that store whole destination lines non-temporally. */
+static int tposei_tp_streams(tpose_kernel k)
+{
+    return k == TPOSE_KERNEL_AVX2_STREAM || k == TPOSE_KERNEL_AVX512_STREAM;
+}
+
 /* 1 when a slice goes through the kit's tiles directly: small, both sides at least a tile,
    and either not streamed or with destination rows that are not whole lines (a streaming
    kernel then buffers them: 4-byte 48x48 slices, 192-byte rows, stream at 1.00 of memcpy
    against 0.47 through the tiles; 1-byte 48x48 ones, 48-byte rows, 0.19 against 0.34). */
 static int tposei_tp_direct(const tposei_tp_plan *p, const tposei_kit *kit)
 {
-    const int streams = p->kernel == TPOSE_KERNEL_AVX2_STREAM ||
-                        p->kernel == TPOSE_KERNEL_AVX512_STREAM;
     return p->elem < TPOSEI_TP_RUN_MIN && kit->tile && p->rows >= kit->tile_edge &&
            p->cols >= kit->tile_edge && p->rows * p->cols * p->elem < TPOSEI_TP_DIRECT_BELOW &&
-           (!streams || p->rows * p->elem % TPOSEI_CACHE_LINE != 0);
+           (!tposei_tp_streams(p->kernel) || p->rows * p->elem % TPOSEI_CACHE_LINE != 0);
 }
 
 /* The axis whose stride on one side (`dst`: the destination's) is the element, or rank. */
@@ -368,34 +375,24 @@ static void tposei_tp_copy(unsigned char *dst, const unsigned char *src, size_t 
 #endif
 }
 
+typedef void (*tposei_tp_stream_fn)(unsigned char *dst, const unsigned char *src, size_t bytes);
+
 /* The runs of the innermost axis: n elements of `elem` bytes, strides ss and ds; through
-   `stream` (whole destination lines non-temporal) where the plan streams. */
+   `stream` (whole destination lines non-temporal) where the plan streams, as fixed-size
+   moves where they are short. */
 static void tposei_tp_runs(unsigned char *dst, const unsigned char *src, const tposei_tp_axis *a,
-                           size_t elem, void (*stream)(unsigned char *, const unsigned char *,
-                                                       size_t))
+                           size_t elem, tposei_tp_stream_fn stream)
 {
     size_t i;
-    if (stream) {
-        for (i = 0; i < a->n; i++) stream(dst + i * a->ds, src + i * a->ss, elem);
-        return;
-    }
-    switch (elem) { /* the common small runs as fixed-size moves */
-    case 4:
-        for (i = 0; i < a->n; i++) TPOSEI_MEMCPY(dst + i * a->ds, src + i * a->ss, 4);
-        return;
-    case 8:
-        for (i = 0; i < a->n; i++) TPOSEI_MEMCPY(dst + i * a->ds, src + i * a->ss, 8);
-        return;
-    case 16:
-        for (i = 0; i < a->n; i++) TPOSEI_MEMCPY(dst + i * a->ds, src + i * a->ss, 16);
-        return;
-    default:
-        for (i = 0; i < a->n; i++) tposei_tp_copy(dst + i * a->ds, src + i * a->ss, elem);
-        return;
+    for (i = 0; i < a->n; i++) {
+        if (stream)
+            stream(dst + i * a->ds, src + i * a->ss, elem);
+        else if (elem <= 16)
+            tposei_move(dst + i * a->ds, src + i * a->ss, elem);
+        else
+            tposei_tp_copy(dst + i * a->ds, src + i * a->ss, elem);
     }
 }
-
-typedef void (*tposei_tp_stream_fn)(unsigned char *dst, const unsigned char *src, size_t bytes);
 
 /* The bytes of a block's destination row that tposei_tp_moves gathers before streaming it:
    a block of t x t elements fits 16 KiB, so t * elem <= 8 KiB whenever t >= 2. */
@@ -547,10 +544,9 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
         p->kind = TPOSEI_TP_RUNS; /* in destination order: every line written once, in turn */
         for (k = 0; k < r; k++) p->loop[n++] = ax[k];
     }
-    if (p->elem >= TPOSEI_TP_RUN_MIN && kit.stream_row) {
-        const tpose_kernel big = kit.pick(64, 64, 4, p->bytes);
-        p->stream = big == TPOSE_KERNEL_AVX2_STREAM || big == TPOSE_KERNEL_AVX512_STREAM;
-    }
+    /* wide elements stream where AUTO would stream a matrix of these bytes */
+    p->stream = p->elem >= TPOSEI_TP_RUN_MIN && kit.stream_row &&
+                tposei_tp_streams(kit.pick(64, 64, 4, p->bytes));
     p->block = p->direct ? kit.tile_edge : tposei_tp_block(p->elem);
     p->loops = n;
 }

@@ -422,7 +422,7 @@ static void matrices(void)
         }
 }
 
-/* Elements of a cache line or more once the kept fastest axis joins them (and wide esizes):
+/* Elements wider than 16 bytes once the kept fastest axis joins them (and wide esizes):
    moved one by one in blocks rather than through the matrix kernels; blocks of 16 or fewer
    elements a side, so the extents cross their edges. */
 static void wide_elements(void)
@@ -531,7 +531,7 @@ static void large_shapes(void)
         {3, 4, {16, 130, 1030}, {0, 2, 1}, {16, 131, 1040}, {17, 1033, 133}},
         {3, 4, {64, 100, 300}, {1, 0, 2}, {0}, {100, 64, 301}}, /* runs of a kept axis */
         {2, 4, {1500, 1700}, {1, 0}, {1501, 1703}, {1700, 1531}},
-        /* elements of a line or more (the kept axis joined): blocks of moves, streamed */
+        /* elements wider than 16 bytes (the kept axis joined): blocks of moves, streamed */
         {3, 1, {300, 300, 67}, {1, 0, 2}, {0}, {0}},
         {3, 4, {300, 400, 16}, {1, 0, 2}, {0}, {0}},
         {3, 5, {300, 320, 13}, {1, 0, 2}, {301, 320, 13}, {0}},
