@@ -205,6 +205,27 @@ TPOSE_API size_t tpose_padded_ld(size_t cols, size_t esize);
    before other threads transpose. */
 TPOSE_API void tpose_kernel_limit(tpose_kernel best);
 
+/* Share `task` of `ntasks` of tpose_matrix, for threads the caller runs (libxsmm's tid and
+   nthreads): validates as tpose_matrix, then writes only that share. Shares are disjoint,
+   together the whole result, balanced in bytes and cut on the destination's cache lines
+   where the shape allows; each runs the kernel tpose_matrix picks for the whole matrix.
+   Returns: as tpose_matrix, plus TPOSE_ERR_ARG when ntasks is 0 or task >= ntasks.
+   Thread safety: the shares may run at once, in any order, on any threads. */
+TPOSE_API tpose_status tpose_matrix_task(void *dst, size_t dst_ld, const void *src,
+                                         size_t src_ld, size_t rows, size_t cols, size_t esize,
+                                         size_t task, size_t ntasks);
+
+/* The threads tpose_matrix, tpose_permute, the plans' apply and the in-place transposes run
+   on where the user builds with OpenMP (_OPENMP defined, TPOSE_NO_OPENMP not) and the work
+   is large enough to gain: n, or all of OpenMP's for 0. The default is 1.
+   Returns: TPOSE_OK; TPOSE_ERR_UNSUPPORTED for n > 1 without OpenMP (nothing changes).
+   Thread safety: a process-wide setting (per translation unit under TPOSE_STATIC); set it
+   before other threads transpose. */
+TPOSE_API tpose_status tpose_set_threads(size_t n);
+
+/* The threads of that setting: n as set, OpenMP's maximum for 0, 1 without OpenMP. */
+TPOSE_API size_t tpose_get_threads(void);
+
 #ifdef __cplusplus
 }
 #endif
@@ -300,6 +321,14 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best);
 #endif
 
 #define TPOSEI_CACHE_LINE 64
+
+/* Threads through OpenMP where the user's build has it (-fopenmp) and does not refuse it. */
+#if defined(_OPENMP) && !defined(TPOSE_NO_OPENMP)
+#include <omp.h>
+#define TPOSEI_OPENMP 1
+#else
+#define TPOSEI_OPENMP 0
+#endif
 
 /* SIMD availability, decided here and nowhere else: 1 when this compiler can build the
    kernels of that ISA for this target (whether the CPU runs them is asked at run time).
@@ -420,6 +449,48 @@ typedef struct tposei_job {
     size_t esize;      /* bytes per element */
 } tposei_job;
 
+/* ---- shares for threads ----------------------------------------------------------------- */
+
+/* Pieces [lo, hi) of `den` along m elements taken in units of u, the first unit starting at
+   `off`, as [*at, *end): units are dealt out evenly (the first units % den pieces one more),
+   piece 0 starts at 0 and piece den - 1 ends at m, and the cuts never decrease, so pieces
+   are disjoint and together cover m. */
+static inline void tposei_cuts(size_t m, size_t u, size_t off, size_t lo, size_t hi, size_t den,
+                               size_t *at, size_t *end)
+{
+    const size_t units = off < m ? (m - off + u - 1) / u : 0;
+    const size_t q = units / den, extra = units % den;
+    const size_t a = lo * q + (lo < extra ? lo : extra), b = hi * q + (hi < extra ? hi : extra);
+    *at = lo == 0 ? 0 : a >= units ? m : off + a * u;
+    *end = b >= units ? m : off + b * u;
+}
+
+/* Pieces [lo, hi) of `den` of a job: source columns (whole destination rows) when the matrix
+   is at least as wide as tall, else source rows, whose destination columns are then cut on
+   the destination's cache lines. Units of a line's worth of elements keep every tile whole,
+   and the long side is the one cut, so a piece keeps the shape class of its matrix. Returns
+   0 for an empty piece. */
+static inline int tposei_job_piece(tposei_job *sub, const tposei_job *job, size_t lo, size_t hi,
+                                   size_t den)
+{
+    const size_t e = job->esize, by_cols = job->cols >= job->rows;
+    const size_t m = by_cols ? job->cols : job->rows;
+    const size_t head = (size_t)(0u - (uintptr_t)job->dst) % TPOSEI_CACHE_LINE;
+    const size_t off = by_cols || head % e ? 0 : head / e;
+    const size_t low = e & (0 - e); /* gcd(e, 64) is the lower of this and 64 */
+    const size_t u = low < TPOSEI_CACHE_LINE ? TPOSEI_CACHE_LINE / low : 1;
+    size_t a, b;
+    tposei_cuts(m, u, off, lo, hi, den, &a, &b);
+    sub->dst_stride = job->dst_stride;
+    sub->src_stride = job->src_stride;
+    sub->esize = e;
+    sub->rows = by_cols ? job->rows : b - a;
+    sub->cols = by_cols ? b - a : job->cols;
+    sub->dst = job->dst + (by_cols ? a * job->dst_stride : a * e);
+    sub->src = job->src + (by_cols ? a * e : a * job->src_stride);
+    return a < b;
+}
+
 /* Rows [i, n) between n AoS rows of eight 8-byte elements at `aos` (row stride `as`) and
    eight SoA rows rows[0..7], one element at a time: AoS -> SoA, or back with `wide`. The
    scalar form of the n x 8 kernel (its tail, and the in-place slot path without SIMD). */
@@ -479,6 +550,9 @@ typedef struct tposei_kit {
        their strides apart); NULL where AVX2 is not allowed */
     tposei_tile_fn tile;
     size_t tile_edge;
+    /* the threads a transpose moving `bytes` runs on (tpose_set_threads, tune thread_share;
+       1 inside a parallel region and without OpenMP) */
+    size_t (*team)(size_t bytes);
 } tposei_kit;
 
 /* The kit for elements of `esize` bytes under the current kernel limit. Internal: its
@@ -520,6 +594,9 @@ typedef struct tposei_cpu {
 
 /* AUTO's ceiling (tpose_kernel_limit); TPOSE_KERNEL_AUTO means none. */
 static tpose_kernel tposei_kernel_ceiling = TPOSE_KERNEL_AUTO;
+
+/* tpose_set_threads's setting: 0 means all of OpenMP's. */
+static size_t tposei_threads = 1;
 
 /* ======================================================================================== */
 // >>kernels-scalar
@@ -784,6 +861,7 @@ typedef struct tposei_tune {
     size_t skinny_parts;    /* tall skinny streams taken in this many parts (1: one) */
     int rows8_wide_pairs;   /* 8 x n doubles two chunks at a time */
     size_t dense_row_max;   /* AVX2 dense walk: destination rows up to this */
+    size_t thread_share;    /* OpenMP: each thread moves at least this many bytes */
 } tposei_tune;
 
 /* The CPUs the rows below name. */
@@ -801,11 +879,13 @@ static const struct {
     {TPOSEI_VENDOR_INTEL, TPOSEI_CLASS_INTEL, 0x06, 0x00, 0xFF},
 };
 
-#define TPOSEI_T(field) offsetof(tposei_tune, field), sizeof(((tposei_tune *)0)->field)
-/* One row: a class, a field and its value; the reason is the measurement in MEASURED.md. */
+#define TPOSEI_T(field) sizeof(((tposei_tune *)0)->field), offsetof(tposei_tune, field)
+/* One row: a class, a field (its size and offset) and its value; the reason is the
+   measurement in MEASURED.md. Packed into 8 bytes: the table is read once. */
 typedef struct tposei_tune_row {
-    unsigned char cls;
-    size_t offset, size, value;
+    unsigned char cls, size;
+    unsigned short offset;
+    uint32_t value;
 } tposei_tune_row;
 static const tposei_tune_row tposei_tune_rows[] = {
     /* Zen 3 (MEASURED.md, "Zen 3 guest") */
@@ -901,6 +981,7 @@ static void tposei_tune_derive(tposei_tune *t, const tposei_cpu *c)
     t->skinny_parts = 1;
     t->rows8_wide_pairs = 1;
     t->dense_row_max = 192;
+    t->thread_share = l2 / 4;
 }
 
 /* Derived values, then the rows of this CPU's class. */
@@ -916,7 +997,8 @@ static void tposei_tune_fill(tposei_tune *t, const tposei_cpu *c, unsigned cls)
             const int v = (int)r->value;
             TPOSEI_MEMCPY(field, &v, sizeof v);
         } else {
-            TPOSEI_MEMCPY(field, &r->value, sizeof r->value);
+            const size_t v = r->value;
+            TPOSEI_MEMCPY(field, &v, sizeof v);
         }
     }
 }
@@ -1145,9 +1227,10 @@ enum { TPOSEI_GEOM_DIRECT, TPOSEI_GEOM_ALIAS, TPOSEI_GEOM_BUFFER };
    (bench/MEASURED.md, "block shapes"). The aliasing geometry's blocks are 2 lines by 8:
    the lines of a block sit in the few L2 sets the stride reaches. Geometries are filled
    through a pointer, never returned or assigned whole: compilers copy a struct this size
-   with a call to memcpy (GCC for ARM at -O0 and -Os, Clang at -O0). */
-static void tposei_geom_of(tposei_geom *g, size_t esize, size_t tile, int mode,
-                           tposei_tile_fn kernel, const tposei_tune *t)
+   with a call to memcpy (GCC for ARM at -O0 and -Os, Clang at -O0). Out of line: three
+   walks start here, once per call. */
+TPOSEI_NOINLINE void tposei_geom_of(tposei_geom *g, size_t esize, size_t tile, int mode,
+                                    tposei_tile_fn kernel, const tposei_tune *t)
 {
     const size_t line = TPOSEI_CACHE_LINE / esize ? TPOSEI_CACHE_LINE / esize : 1;
     const size_t unit = line > tile ? line : tile;
@@ -2144,6 +2227,39 @@ static size_t tposei_bytes_of(size_t rows, size_t cols, size_t esize)
     return tposei_mul(rows, cols, &bytes) && tposei_mul(bytes, esize, &bytes) ? bytes : (size_t)-1;
 }
 
+/* The threads for a transpose of `bytes`: the setting, no more than leave each tune
+   thread_share bytes, and one inside any parallel region (a team never nests). */
+static size_t tposei_team(size_t bytes)
+{
+#if TPOSEI_OPENMP
+    const size_t n = tposei_threads ? tposei_threads : (size_t)omp_get_max_threads();
+    const size_t most = bytes / tposei_tune_get()->thread_share;
+    if (n < 2 || most < 2 || omp_get_level() > 0) return 1;
+    return n < most ? n : most;
+#else
+    (void)bytes;
+    return 1;
+#endif
+}
+
+/* A validated job through kernel `k`, its pieces on a team of threads where it gains. */
+static void tposei_matrix_run(tpose_kernel k, const tposei_job *job)
+{
+#if TPOSEI_OPENMP
+    const size_t n = tposei_team(job->rows * job->cols * job->esize);
+    if (n > 1) {
+#pragma omp parallel num_threads((int)n)
+        {
+            tposei_job sub;
+            const size_t t = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
+            if (tposei_job_piece(&sub, job, t, t + 1, nt)) tposei_run_kernel(k, &sub);
+        }
+        return;
+    }
+#endif
+    tposei_run_kernel(k, job);
+}
+
 TPOSE_API tposei_kit tposei_kit_get(size_t esize)
 {
     tposei_kit kit;
@@ -2158,6 +2274,7 @@ TPOSE_API tposei_kit tposei_kit_get(size_t esize)
     kit.fence = NULL;
     kit.tile = NULL;
     kit.tile_edge = 0;
+    kit.team = tposei_team;
     tposei_arch_kit(&kit, esize, tposei_kit_allowed);
     return kit;
 }
@@ -2261,27 +2378,63 @@ TPOSE_API void tpose_kernel_limit(tpose_kernel best)
     if ((unsigned)best < (unsigned)TPOSE_KERNEL_COUNT) tposei_kernel_ceiling = best;
 }
 
-TPOSE_API tpose_status tpose_matrix_with(tpose_kernel kernel, void *dst, size_t dst_ld,
-                                         const void *src, size_t src_ld, size_t rows,
-                                         size_t cols, size_t esize)
+/* tpose_matrix_with's share `task` of `ntasks`; the whole of it, threaded where that
+   gains, for ntasks 1. */
+static tpose_status tposei_matrix_call(tpose_kernel kernel, void *dst, size_t dst_ld,
+                                       const void *src, size_t src_ld, size_t rows, size_t cols,
+                                       size_t esize, size_t task, size_t ntasks)
 {
-    tposei_job job;
+    tposei_job job, sub;
     int empty;
     tpose_status st;
-    if ((unsigned)kernel >= (unsigned)TPOSE_KERNEL_COUNT) return TPOSE_ERR_ARG;
+    if ((unsigned)kernel >= (unsigned)TPOSE_KERNEL_COUNT || task >= ntasks) return TPOSE_ERR_ARG;
     st = tposei_validate(&job, &empty, dst, dst_ld, src, src_ld, rows, cols, esize);
     if (st != TPOSE_OK || empty) return st;
     if (kernel == TPOSE_KERNEL_AUTO)
         kernel = tposei_auto_choice(rows, cols, esize, rows * cols * esize);
     if (!tposei_supported(kernel, esize)) return TPOSE_ERR_UNSUPPORTED;
-    tposei_run_kernel(kernel, &job);
+    if (ntasks == 1)
+        tposei_matrix_run(kernel, &job);
+    else if (tposei_job_piece(&sub, &job, task, task + 1, ntasks))
+        tposei_run_kernel(kernel, &sub);
     return TPOSE_OK;
+}
+
+TPOSE_API tpose_status tpose_matrix_with(tpose_kernel kernel, void *dst, size_t dst_ld,
+                                         const void *src, size_t src_ld, size_t rows,
+                                         size_t cols, size_t esize)
+{
+    return tposei_matrix_call(kernel, dst, dst_ld, src, src_ld, rows, cols, esize, 0, 1);
 }
 
 TPOSE_API tpose_status tpose_matrix(void *dst, size_t dst_ld, const void *src, size_t src_ld,
                                     size_t rows, size_t cols, size_t esize)
 {
-    return tpose_matrix_with(TPOSE_KERNEL_AUTO, dst, dst_ld, src, src_ld, rows, cols, esize);
+    return tposei_matrix_call(TPOSE_KERNEL_AUTO, dst, dst_ld, src, src_ld, rows, cols, esize, 0,
+                              1);
+}
+
+TPOSE_API tpose_status tpose_matrix_task(void *dst, size_t dst_ld, const void *src,
+                                         size_t src_ld, size_t rows, size_t cols, size_t esize,
+                                         size_t task, size_t ntasks)
+{
+    return tposei_matrix_call(TPOSE_KERNEL_AUTO, dst, dst_ld, src, src_ld, rows, cols, esize,
+                              task, ntasks);
+}
+
+TPOSE_API tpose_status tpose_set_threads(size_t n)
+{
+    if (n > 1 && !TPOSEI_OPENMP) return TPOSE_ERR_UNSUPPORTED;
+    tposei_threads = n;
+    return TPOSE_OK;
+}
+
+TPOSE_API size_t tpose_get_threads(void)
+{
+#if TPOSEI_OPENMP
+    if (tposei_threads == 0) return (size_t)omp_get_max_threads();
+#endif
+    return tposei_threads ? tposei_threads : 1;
 }
 
 #endif /* TPOSE_IMPLEMENTATION */

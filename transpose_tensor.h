@@ -95,6 +95,13 @@ TPOSE_API tpose_status tpose_permute_plan_init(void *plan, size_t plan_bytes,
    _OVERFLOW (a span past the end of the address space), _OVERLAP. The plan is only read. */
 TPOSE_API tpose_status tpose_permute_plan_apply(const void *plan, void *dst, const void *src);
 
+/* Share `task` of `ntasks` of an apply, for threads the caller runs: checks as the apply,
+   then writes only that share. Shares are disjoint, together the whole result and balanced
+   in bytes; they may run at once, in any order, on any threads. Returns as the apply, plus
+   TPOSE_ERR_ARG when ntasks is 0 or task >= ntasks. */
+TPOSE_API tpose_status tpose_permute_plan_apply_task(const void *plan, void *dst, const void *src,
+                                                     size_t task, size_t ntasks);
+
 /* The predicted time of one apply over that of memcpy of the same bytes (finite, > 0; 1.0 for
    something that is not a plan). */
 TPOSE_API double tpose_permute_plan_cost(const void *plan);
@@ -377,14 +384,14 @@ static void tposei_tp_copy(unsigned char *dst, const unsigned char *src, size_t 
 
 typedef void (*tposei_tp_stream_fn)(unsigned char *dst, const unsigned char *src, size_t bytes);
 
-/* The runs of the innermost axis: n elements of `elem` bytes, strides ss and ds; through
-   `stream` (whole destination lines non-temporal) where the plan streams, as fixed-size
-   moves where they are short. */
+/* n runs along the innermost axis: `elem` bytes each, strides ss and ds; through `stream`
+   (whole destination lines non-temporal) where the plan streams, as fixed-size moves where
+   they are short. */
 static void tposei_tp_runs(unsigned char *dst, const unsigned char *src, const tposei_tp_axis *a,
-                           size_t elem, tposei_tp_stream_fn stream)
+                           size_t n, size_t elem, tposei_tp_stream_fn stream)
 {
     size_t i;
-    for (i = 0; i < a->n; i++) {
+    for (i = 0; i < n; i++) {
         if (stream)
             stream(dst + i * a->ds, src + i * a->ss, elem);
         else if (elem <= 16)
@@ -403,20 +410,19 @@ static void tposei_tp_runs(unsigned char *dst, const unsigned char *src, const t
    at a far stride on either). Streamed, a row of elements that are not whole lines is
    gathered first and stored as one run: element by element, every seam between two of them
    would be a partial line stored plainly, read from memory before it is written. */
-static void tposei_tp_moves(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src,
-                            tposei_tp_stream_fn stream)
+static void tposei_tp_moves(const tposei_job *j, size_t t, tposei_tp_stream_fn stream)
 {
     unsigned char buf[TPOSEI_TP_ROW_BUF];
-    const size_t e = p->elem, t = p->block, ss = p->src_stride, ds = p->dst_stride;
+    const size_t e = j->esize, ss = j->src_stride, ds = j->dst_stride;
     const int gather = stream && t > 1 && e % TPOSEI_CACHE_LINE != 0;
     size_t r0, c0, r, c;
-    for (r0 = 0; r0 < p->rows; r0 += t) {
-        const size_t r1 = tposei_min(r0 + t, p->rows);
-        for (c0 = 0; c0 < p->cols; c0 += t) {
-            const size_t c1 = tposei_min(c0 + t, p->cols);
+    for (r0 = 0; r0 < j->rows; r0 += t) {
+        const size_t r1 = tposei_min(r0 + t, j->rows);
+        for (c0 = 0; c0 < j->cols; c0 += t) {
+            const size_t c1 = tposei_min(c0 + t, j->cols);
             for (c = c0; c < c1; c++) {
-                unsigned char *d = dst + c * ds + r0 * e;
-                const unsigned char *s0 = src + r0 * ss + c * e;
+                unsigned char *d = j->dst + c * ds + r0 * e;
+                const unsigned char *s0 = j->src + r0 * ss + c * e;
                 if (gather) {
                     for (r = 0; r < r1 - r0; r++) tposei_tp_copy(buf + r * e, s0 + r * ss, e);
                     stream(d, buf, (r1 - r0) * e);
@@ -433,69 +439,100 @@ static void tposei_tp_moves(const tposei_tp_plan *p, unsigned char *dst, const u
 /* A small slice through the kit's tiles directly: whole tiles, the last row and column of
    them overlapping the one before (writing the same bytes again), one call per tile and
    none of a matrix call's setup, which costs more than a slice of a KiB (MEASURED.md). */
-static void tposei_tp_tiles(const tposei_tp_plan *p, tposei_tile_fn tile, size_t t,
-                            unsigned char *dst, const unsigned char *src)
+static void tposei_tp_tiles(const tposei_job *j, tposei_tile_fn tile, size_t t)
 {
-    const size_t e = p->elem, ss = p->src_stride, ds = p->dst_stride;
+    const size_t e = j->esize, ss = j->src_stride, ds = j->dst_stride;
     size_t r = 0, c;
     for (;;) {
         for (c = 0;;) {
-            tile(dst + c * ds + r * e, ds, src + r * ss + c * e, ss);
-            if (c + t >= p->cols) break;
-            c = c + 2 * t <= p->cols ? c + t : p->cols - t;
+            tile(j->dst + c * ds + r * e, ds, j->src + r * ss + c * e, ss);
+            if (c + t >= j->cols) break;
+            c = c + 2 * t <= j->cols ? c + t : j->cols - t;
         }
-        if (r + t >= p->rows) return;
-        r = r + 2 * t <= p->rows ? r + t : p->rows - t;
+        if (r + t >= j->rows) return;
+        r = r + 2 * t <= j->rows ? r + t : j->rows - t;
     }
 }
 
 /* What a walk calls at each index of its loops. */
 typedef struct tposei_tp_leaf {
     const tposei_tp_plan *p;
-    tposei_run_fn run; /* slices through the matrix kernels */
-    tposei_job job;
+    tposei_run_fn run; /* slices through the matrix kernels (narrow elements) */
     tposei_tp_stream_fn stream;
     tposei_tile_fn tile; /* direct: the kit's tile, tile_edge on a side */
     size_t tile_edge;
 } tposei_tp_leaf;
 
-static void tposei_tp_leaf_at(tposei_tp_leaf *l, unsigned char *dst, const unsigned char *src)
+/* Pieces [lo, hi) of `den` of the slice (or runs) at dst and src; 0 to 1 of 1 is all of it.
+   A slice is cut as tpose_matrix_task cuts a matrix; a piece too small for the direct tiles
+   goes through the matrix kernel. */
+static void tposei_tp_leaf_at(const tposei_tp_leaf *l, unsigned char *dst, const unsigned char *src,
+                              size_t lo, size_t hi, size_t den)
 {
     const tposei_tp_plan *p = l->p;
+    tposei_job job, sub; /* filled field by field: a struct copy may be a call to memcpy */
+    const tposei_job *j = &job;
     if (p->kind == TPOSEI_TP_RUNS) {
-        tposei_tp_runs(dst, src, &p->loop[p->loops - 1], p->elem, l->stream);
-    } else if (l->tile) {
-        tposei_tp_tiles(p, l->tile, l->tile_edge, dst, src);
-    } else if (l->run) {
-        l->job.dst = dst;
-        l->job.src = src;
-        l->run(p->kernel, &l->job);
-    } else {
-        tposei_tp_moves(p, dst, src, l->stream);
+        const tposei_tp_axis *a = &p->loop[p->loops - 1];
+        size_t i0, i1;
+        tposei_cuts(a->n, 1, 0, lo, hi, den, &i0, &i1);
+        tposei_tp_runs(dst + i0 * a->ds, src + i0 * a->ss, a, i1 - i0, p->elem, l->stream);
+        return;
     }
+    job.dst = dst;
+    job.src = src;
+    job.dst_stride = p->dst_stride;
+    job.src_stride = p->src_stride;
+    job.rows = p->rows;
+    job.cols = p->cols;
+    job.esize = p->elem;
+    if (den > 1) {
+        if (!tposei_job_piece(&sub, &job, lo, hi, den)) return;
+        j = &sub;
+    }
+    if (l->tile && j->rows >= l->tile_edge && j->cols >= l->tile_edge)
+        tposei_tp_tiles(j, l->tile, l->tile_edge);
+    else if (l->run)
+        l->run(p->kernel, j);
+    else
+        tposei_tp_moves(j, p->block, l->stream);
 }
 
-/* Calls the plan's leaf once per index of its loops (odometer order, the last axis fastest;
-   for runs the innermost axis is the leaf's own). */
-static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src)
+/* Slices (indices of the plan's loops) the leaf runs: for runs all axes but the innermost,
+   else all. */
+static size_t tposei_tp_depth(const tposei_tp_plan *p)
 {
-    const size_t depth = p->loops - (p->kind == TPOSEI_TP_RUNS);
+    return p->loops - (p->kind == TPOSEI_TP_RUNS);
+}
+
+/* Pieces [from, to) of the plan, each slice taken as `per` pieces, in odometer order (the
+   last axis fastest). */
+static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src,
+                           size_t from, size_t to, size_t per)
+{
+    const size_t depth = tposei_tp_depth(p);
     const tposei_kit kit = tposei_kit_get(p->elem);
-    size_t left[TPOSE_MAX_RANK], k; /* steps left along each loop, counted down */
+    size_t left[TPOSE_MAX_RANK], k, slice = from / per, rest = slice;
     tposei_tp_leaf leaf;
     leaf.p = p;
     leaf.stream = p->stream ? kit.stream_row : NULL;
     leaf.run = p->elem < TPOSEI_TP_RUN_MIN ? kit.run : NULL;
     leaf.tile = p->direct && kit.tile_edge == p->block ? kit.tile : NULL;
     leaf.tile_edge = p->block;
-    leaf.job.dst_stride = p->dst_stride;
-    leaf.job.src_stride = p->src_stride;
-    leaf.job.rows = p->rows;
-    leaf.job.cols = p->cols;
-    leaf.job.esize = p->elem;
-    for (k = 0; k < depth; k++) left[k] = p->loop[k].n;
+    for (k = depth; k-- > 0;) { /* the first slice's index: steps left along each loop */
+        const tposei_tp_axis *a = &p->loop[k];
+        const size_t i = rest % a->n;
+        rest /= a->n;
+        left[k] = a->n - i;
+        dst += i * a->ds;
+        src += i * a->ss;
+    }
     for (;;) {
-        tposei_tp_leaf_at(&leaf, dst, src);
+        const size_t at = slice * per;
+        tposei_tp_leaf_at(&leaf, dst, src, from - at, tposei_min(to - at, per), per);
+        from = at + per;
+        if (from >= to) break;
+        slice++;
         for (k = depth; k-- > 0;) { /* the next index */
             const tposei_tp_axis *a = &p->loop[k];
             dst += a->ds;
@@ -505,17 +542,50 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
             dst -= a->n * a->ds;
             src -= a->n * a->ss;
         }
-        if (k == (size_t)-1) break;
     }
     if (leaf.stream) kit.fence();
 }
 
+/* Share `task` of `ntasks` of a plan. Slices are dealt out whole where there are many, or
+   as many as ntasks divides; else each is cut into pieces, ntasks / gcd(slices, ntasks) of
+   them, so every share gets the same bytes. A copy is cut on destination lines. */
+static void tposei_tp_share(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src,
+                            size_t task, size_t ntasks)
+{
+    size_t slices = 1, per = 1, g, k, from, to;
+    if (p->kind == TPOSEI_TP_EMPTY) return;
+    if (p->kind == TPOSEI_TP_COPY) {
+        const size_t off = (size_t)(0u - (uintptr_t)dst) % TPOSEI_CACHE_LINE;
+        tposei_cuts(p->elem, TPOSEI_CACHE_LINE, off, task, task + 1, ntasks, &from, &to);
+        tposei_tp_copy(dst + from, src + from, to - from);
+        return;
+    }
+    for (k = 0; k < tposei_tp_depth(p); k++) slices *= p->loop[k].n;
+    if (slices / 32 < ntasks && slices % ntasks != 0 && ntasks <= 65536) {
+        for (g = slices, k = ntasks; k != 0;) { /* gcd(slices, ntasks) */
+            const size_t r = g % k;
+            g = k;
+            k = r;
+        }
+        per = ntasks / g;
+    }
+    tposei_cuts(slices * per, 1, 0, task, task + 1, ntasks, &from, &to);
+    if (from < to) tposei_tp_walk(p, dst, src, from, to, per);
+}
+
+/* The whole plan, on a team of threads where that gains. */
 static void tposei_tp_run(const tposei_tp_plan *p, void *dst, const void *src)
 {
-    if (p->kind == TPOSEI_TP_COPY)
-        tposei_tp_copy((unsigned char *)dst, (const unsigned char *)src, p->elem);
-    else if (p->kind != TPOSEI_TP_EMPTY)
-        tposei_tp_walk(p, (unsigned char *)dst, (const unsigned char *)src);
+#if TPOSEI_OPENMP
+    const size_t n = p->kind == TPOSEI_TP_EMPTY ? 1 : tposei_kit_get(p->elem).team(p->bytes);
+    if (n > 1) {
+#pragma omp parallel num_threads((int)n)
+        tposei_tp_share(p, (unsigned char *)dst, (const unsigned char *)src,
+                        (size_t)omp_get_thread_num(), (size_t)omp_get_num_threads());
+        return;
+    }
+#endif
+    tposei_tp_share(p, (unsigned char *)dst, (const unsigned char *)src, 0, 1);
 }
 
 /* The case of `r` fused axes, its kernel and loop order (the kit is fetched here, in an
@@ -609,15 +679,33 @@ TPOSE_API tpose_status tpose_permute_plan_init(void *plan, size_t plan_bytes,
     return TPOSE_OK;
 }
 
+/* The checks of an apply: TPOSE_OK with *p loaded when there is something to do. */
+static tpose_status tposei_tp_ready(tposei_tp_plan *p, const void *plan, void *dst,
+                                    const void *src)
+{
+    if (plan == NULL) return TPOSE_ERR_NULL;
+    if (!tposei_tp_load(p, plan)) return TPOSE_ERR_ARG;
+    if (p->kind == TPOSEI_TP_EMPTY) return TPOSE_OK;
+    return tposei_tp_check_ptrs(dst, src, p->dst_span, p->src_span);
+}
+
 TPOSE_API tpose_status tpose_permute_plan_apply(const void *plan, void *dst, const void *src)
 {
     tposei_tp_plan p;
-    tpose_status st;
-    if (plan == NULL) return TPOSE_ERR_NULL;
-    if (!tposei_tp_load(&p, plan)) return TPOSE_ERR_ARG;
-    if (p.kind == TPOSEI_TP_EMPTY) return TPOSE_OK;
-    st = tposei_tp_check_ptrs(dst, src, p.dst_span, p.src_span);
+    const tpose_status st = tposei_tp_ready(&p, plan, dst, src);
     if (st == TPOSE_OK) tposei_tp_run(&p, dst, src);
+    return st;
+}
+
+TPOSE_API tpose_status tpose_permute_plan_apply_task(const void *plan, void *dst, const void *src,
+                                                     size_t task, size_t ntasks)
+{
+    tposei_tp_plan p;
+    tpose_status st;
+    if (task >= ntasks) return TPOSE_ERR_ARG;
+    st = tposei_tp_ready(&p, plan, dst, src);
+    if (st == TPOSE_OK)
+        tposei_tp_share(&p, (unsigned char *)dst, (const unsigned char *)src, task, ntasks);
     return st;
 }
 

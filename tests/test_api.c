@@ -228,6 +228,9 @@ static void padded_ld(void)
 
 int main(void)
 {
+#ifdef TT_OPENMP_TEAMS /* the OpenMP build: every large case on a team */
+    tpose_set_threads(0);
+#endif
     padded_ld();
     tt_fill_random(arena, BUF);
     bad_arguments();

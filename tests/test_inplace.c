@@ -385,6 +385,9 @@ static void division(void)
 
 int main(void)
 {
+#ifdef TT_OPENMP_TEAMS /* the OpenMP build: every large case on a team */
+    tpose_set_threads(0);
+#endif
     division();
     exhaustive_small();
     chosen_shapes();

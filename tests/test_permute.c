@@ -959,6 +959,9 @@ static void threads(void)
 
 int main(void)
 {
+#ifdef TT_OPENMP_TEAMS /* the OpenMP build: every large case on a team */
+    tpose_set_threads(0);
+#endif
     bad_arguments();
     empty_tensors();
     rank_zero();
