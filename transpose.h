@@ -467,9 +467,10 @@ static inline void tposei_cuts(size_t m, size_t u, size_t off, size_t lo, size_t
 
 /* Pieces [lo, hi) of `den` of a job: source columns (whole destination rows) when the matrix
    is at least as wide as tall, else source rows, whose destination columns are then cut on
-   the destination's cache lines. Units of a line's worth of elements keep every tile whole,
-   and the long side is the one cut, so a piece keeps the shape class of its matrix. Returns
-   0 for an empty piece. */
+   the destination's cache lines. Units of a line's worth of elements keep every tile whole
+   (down to 8 elements across source columns where pieces would otherwise differ by more
+   than a sixteenth), and the long side is the one cut, so a piece keeps the shape class of
+   its matrix. Returns 0 for an empty piece. */
 static inline int tposei_job_piece(tposei_job *sub, const tposei_job *job, size_t lo, size_t hi,
                                    size_t den)
 {
@@ -478,8 +479,9 @@ static inline int tposei_job_piece(tposei_job *sub, const tposei_job *job, size_
     const size_t head = (size_t)(0u - (uintptr_t)job->dst) % TPOSEI_CACHE_LINE;
     const size_t off = by_cols || head % e ? 0 : head / e;
     const size_t low = e & (0 - e); /* gcd(e, 64) is the lower of this and 64 */
-    const size_t u = low < TPOSEI_CACHE_LINE ? TPOSEI_CACHE_LINE / low : 1;
-    size_t a, b;
+    size_t u = low < TPOSEI_CACHE_LINE ? TPOSEI_CACHE_LINE / low : 1, a, b;
+    /* whole destination rows: finer units cost a partial tile column, not shared lines */
+    while (by_cols && u > 8 && m / u / 16 < den) u /= 2;
     tposei_cuts(m, u, off, lo, hi, den, &a, &b);
     sub->dst_stride = job->dst_stride;
     sub->src_stride = job->src_stride;

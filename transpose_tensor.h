@@ -546,13 +546,32 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
     if (leaf.stream) kit.fence();
 }
 
-/* Share `task` of `ntasks` of a plan. Slices are dealt out whole where there are many, or
-   as many as ntasks divides; else each is cut into pieces, ntasks / gcd(slices, ntasks) of
-   them, so every share gets the same bytes. A copy is cut on destination lines. */
+/* The pieces [*from, *to) of share `task` of `ntasks` of a plan whose slices are each taken
+   as *per pieces. Slices are dealt out whole where there are many, or as many as ntasks
+   divides; else each is cut into ntasks / gcd(slices, ntasks) pieces, so every share gets
+   the same bytes. */
+static void tposei_tp_range(const tposei_tp_plan *p, size_t task, size_t ntasks, size_t *from,
+                            size_t *to, size_t *per)
+{
+    size_t slices = 1, g, k;
+    for (k = 0; k < tposei_tp_depth(p); k++) slices *= p->loop[k].n;
+    *per = 1;
+    if (slices / 32 < ntasks && slices % ntasks != 0 && ntasks <= 65536) {
+        for (g = slices, k = ntasks; k != 0;) { /* gcd(slices, ntasks) */
+            const size_t r = g % k;
+            g = k;
+            k = r;
+        }
+        *per = ntasks / g;
+    }
+    tposei_cuts(slices * *per, 1, 0, task, task + 1, ntasks, from, to);
+}
+
+/* Share `task` of `ntasks` of a plan (a copy is cut on destination lines). */
 static void tposei_tp_share(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src,
                             size_t task, size_t ntasks)
 {
-    size_t slices = 1, per = 1, g, k, from, to;
+    size_t from, to, per;
     if (p->kind == TPOSEI_TP_EMPTY) return;
     if (p->kind == TPOSEI_TP_COPY) {
         const size_t off = (size_t)(0u - (uintptr_t)dst) % TPOSEI_CACHE_LINE;
@@ -560,16 +579,7 @@ static void tposei_tp_share(const tposei_tp_plan *p, unsigned char *dst, const u
         tposei_tp_copy(dst + from, src + from, to - from);
         return;
     }
-    for (k = 0; k < tposei_tp_depth(p); k++) slices *= p->loop[k].n;
-    if (slices / 32 < ntasks && slices % ntasks != 0 && ntasks <= 65536) {
-        for (g = slices, k = ntasks; k != 0;) { /* gcd(slices, ntasks) */
-            const size_t r = g % k;
-            g = k;
-            k = r;
-        }
-        per = ntasks / g;
-    }
-    tposei_cuts(slices * per, 1, 0, task, task + 1, ntasks, &from, &to);
+    tposei_tp_range(p, task, ntasks, &from, &to, &per);
     if (from < to) tposei_tp_walk(p, dst, src, from, to, per);
 }
 
