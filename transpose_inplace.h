@@ -28,7 +28,8 @@
 
    tpose_inplace_workspace(rows, cols, esize)
        Exact bytes of workspace tpose_inplace wants for this shape: O(max(rows, cols))
-       elements plus small tile buffers; 0 for square and single-row/column shapes.
+       elements plus small tile buffers (with OpenMP, the buffers once per thread of the
+       team it would use); 0 for square and single-row/column shapes.
    tpose_inplace(a, rows, cols, esize, work, work_bytes)
        Dense rows x cols at `a` becomes its dense cols x rows transpose. work == NULL: the
        library allocates the workspace (TPOSE_MALLOC) and, when that fails or under
@@ -58,6 +59,14 @@
    | no workspace                        | cycle following with a leader test, whole chunks   |
    |                                     | (cache lines or more) where the shape allows       |
 
+   THREADS (built with OpenMP and tpose_set_threads > 1, transpose.h): square tile pairs in
+   equal byte shares of the walk; skinny blocks and gcd tiles dealt out, then every thread
+   walks all the chunk cycles moving its cache lines of each chunk; each slot step cut by
+   rows or lines; C2R / R2C's table and row shuffles by rows, its rotations by column
+   groups, a barrier between passes. On one thread: the moves of a skinny tail (each
+   overlaps the next), chunk cycles of chunks under two cache lines, huge square elements,
+   and the O(1)-memory path (the fallback when allocation fails).
+
    SECTIONS (grep for the marker)
        >>config >>portability >>kernels-scalar >>drivers >>api
    (no >>cpu or >>table: CPU detection and the tile kernels are transpose.h's; the square
@@ -81,9 +90,11 @@
 extern "C" {
 #endif
 
-/* Bytes of workspace tpose_inplace uses for this shape (exact: it never uses more).
+/* Bytes of workspace tpose_inplace uses for this shape (exact: it never uses more). With
+   OpenMP, for the team tpose_inplace would form for it now (tpose_set_threads, the size,
+   one thread inside a parallel region): its scratch buffers and bitmaps come once per thread.
    Returns 0 when none is needed (square, one row or column, empty, esize 0) and SIZE_MAX
-   when the shape cannot exist in memory. Thread safety: pure. */
+   when the shape cannot exist in memory. Thread safety: pure but for reading the setting. */
 TPOSE_API size_t tpose_inplace_workspace(size_t rows, size_t cols, size_t esize);
 
 /* In-place transpose: the dense rows x cols matrix at `a` (leading dimension cols) becomes
@@ -91,14 +102,20 @@ TPOSE_API size_t tpose_inplace_workspace(size_t rows, size_t cols, size_t esize)
    Parameters: esize, bytes per element (any value >= 1); work, a buffer of work_bytes bytes
      (any alignment) or NULL to let the library allocate it.
    Returns: TPOSE_OK; TPOSE_ERR_ESIZE, _NULL, _OVERFLOW, or _WORKSPACE when work is given
-     and work_bytes < tpose_inplace_workspace(rows, cols, esize). On error nothing is
-     written; the call never fails half-way. Empty matrices are a no-op (a may be NULL).
+     and work_bytes is below one thread's workspace (tpose_inplace_workspace's value with
+     tpose_set_threads(1)). On error nothing is written; the call never fails half-way.
+     Empty matrices are a no-op (a may be NULL).
+   Threads: with OpenMP, a team of tpose_set_threads's size where the matrix is large enough
+     (never inside a parallel region). A caller's workspace below tpose_inplace_workspace
+     but holding one thread's runs on as many threads as it holds buffers for; work == NULL
+     allocates for the whole team, and where that fails the O(1)-memory path runs on one.
    Thread safety: reentrant; concurrent calls on disjoint matrices and workspaces are safe. */
 TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t esize, void *work,
                                      size_t work_bytes);
 
 /* In-place transpose of the n x n block at `a` with leading dimension ld (elements);
-   elements outside the block are never touched. No workspace.
+   elements outside the block are never touched. No workspace. With OpenMP, on a team as
+   tpose_inplace, the tile pairs dealt out in equal shares of bytes.
    Returns: TPOSE_OK; TPOSE_ERR_ESIZE, _NULL, _LD (ld < n) or _OVERFLOW. Thread safety:
    reentrant. */
 TPOSE_API tpose_status tpose_inplace_square(void *a, size_t n, size_t ld, size_t esize);
@@ -189,6 +206,35 @@ __extension__ typedef unsigned __int128 tposei_u128;
     case 16: call(16); return;                                                              \
     default: call(esize); return;                                                           \
     }
+
+/* Thread `tid` of a team of nt's share [*lo, *hi) of `count` items, cut in units of u
+   (tposei_cuts); the whole without OpenMP, where every team is one thread. */
+TPOSEI_FORCE_INLINE void tposei_ip_share(size_t count, size_t u, size_t tid, size_t nt, size_t *lo,
+                                         size_t *hi)
+{
+#if TPOSEI_OPENMP
+    tposei_cuts(count, u, 0, tid, tid + 1, nt, lo, hi);
+#else
+    (void)u;
+    (void)tid;
+    (void)nt;
+    *lo = 0;
+    *hi = count;
+#endif
+}
+
+/* Waits for the whole team between dependent passes. Not for a team of one: that may run
+   inside the caller's own parallel region, whose other threads never arrive here. */
+TPOSEI_FORCE_INLINE void tposei_ip_sync(size_t nt)
+{
+#if TPOSEI_OPENMP
+    if (nt > 1) {
+#pragma omp barrier
+    }
+#else
+    (void)nt;
+#endif
+}
 
 TPOSEI_FORCE_INLINE void tposei_ip_move_word(unsigned char *dst, const unsigned char *src)
 {
@@ -561,9 +607,19 @@ static void tposei_ip_square_step(unsigned char *a, size_t st, size_t esize, siz
     tposei_ip_copy_rows(y, st, buf, ti * esize, tj, ti * esize);
 }
 
+/* Elements the step at tile (i, j) moves: its tile, and the mirror one off the diagonal. */
+static size_t tposei_ip_pair_elems(size_t n, size_t t, size_t i, size_t j)
+{
+    const size_t ti = tposei_min(t, n - i), tj = tposei_min(t, n - j);
+    return i == j ? ti * ti : 2 * ti * tj;
+}
+
 /* Square in place, each element read once and written once in memory; the next step's
-   tiles are prefetched while this one works in L1. */
-static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize)
+   tiles are prefetched while this one works in L1. Only the steps whose first element, counted
+   along the walk, lies in [lo, hi) (a step moves its pair's elements, n * n in all): a
+   thread's contiguous share, balanced in bytes. Huge elements are all the share at 0. */
+static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize, size_t lo,
+                             size_t hi)
 {
     unsigned char buf[TPOSEI_IP_TILE_BYTES];
     const tposei_ip_swapper sw = tposei_ip_swapper_pick(esize);
@@ -571,9 +627,9 @@ static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize
         sw.fn || tposei_ip_swaps(esize) ? TPOSEI_IP_SWAP_BYTES / esize : tposei_ip_tile_edge(esize);
     const size_t st = ld * esize;
     tposei_ip_walk next; /* the step after (i, j); a copy of a whole walk is a memcpy call */
-    size_t i, j;
+    size_t i, j, done = 0; /* elements of the steps before (i, j) */
     if (esize > TPOSEI_IP_TILE_BYTES) {
-        tposei_ip_square_huge(a, n, st, esize);
+        if (lo == 0) tposei_ip_square_huge(a, n, st, esize);
         return;
     }
     next.n = n;
@@ -584,7 +640,12 @@ static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize
     i = next.i;
     j = next.j;
     tposei_ip_walk_next(&next);
-    while (i < n) {
+    for (; i < n && done < hi; i = next.i, j = next.j, tposei_ip_walk_next(&next)) {
+        if (TPOSEI_OPENMP) { /* shares exist only with threads */
+            const size_t at = done;
+            done += tposei_ip_pair_elems(n, t, i, j);
+            if (at < lo) continue;
+        }
         if (next.i < n) {
             const size_t ti = tposei_min(t, n - next.i), tj = tposei_min(t, n - next.j);
             tposei_ip_prefetch_block(a + next.i * st + next.j * esize, st, ti, tj * esize);
@@ -592,10 +653,27 @@ static void tposei_ip_square(unsigned char *a, size_t n, size_t ld, size_t esize
                 tposei_ip_prefetch_block(a + next.j * st + next.i * esize, st, tj, ti * esize);
         }
         tposei_ip_square_step(a, st, esize, n, t, i, j, buf, &sw);
-        i = next.i;
-        j = next.j;
-        tposei_ip_walk_next(&next);
     }
+}
+
+/* The square on a team where it gains (tposei_kit's team): each thread a contiguous run of
+   the walk's tile pairs holding an equal share of the n * n elements. */
+static void tposei_ip_square_team(unsigned char *a, size_t n, size_t ld, size_t esize)
+{
+#if TPOSEI_OPENMP
+    const size_t nt = tposei_kit_get(esize).team(n * n * esize);
+    if (nt > 1) {
+#pragma omp parallel num_threads((int)nt)
+        {
+            size_t lo, hi;
+            tposei_ip_share(n * n, 1, (size_t)omp_get_thread_num(), (size_t)omp_get_num_threads(),
+                            &lo, &hi);
+            tposei_ip_square(a, n, ld, esize, lo, hi);
+        }
+        return;
+    }
+#endif
+    tposei_ip_square(a, n, ld, esize, 0, (size_t)-1);
 }
 
 /* ---- chunk permutations by cycle following --------------------------------------------- */
@@ -686,10 +764,11 @@ static void tposei_ip_cycle(unsigned char *base, size_t chunk, size_t off, size_
     tposei_ip_copy(base + pos * chunk + off, carry, len);
 }
 
-/* Applies the permutation to chunks of `chunk` bytes at `base`. With `seen` (count bits,
-   zeroed) each cycle is found by a bitmap scan; without, by the leader test (O(1) memory).
-   A chunk larger than carry_bytes travels in pieces, one cycle walk per piece. */
-static void tposei_ip_permute(unsigned char *base, size_t chunk, const tposei_perm *p,
+/* Applies the permutation to the first `span` bytes of the chunks of `chunk` bytes at `base`.
+   With `seen` (count bits, zeroed) each cycle is found by a bitmap scan; without, by the
+   leader test (O(1) memory). A span larger than carry_bytes travels in pieces, one cycle
+   walk per piece. */
+static void tposei_ip_permute(unsigned char *base, size_t chunk, size_t span, const tposei_perm *p,
                               unsigned char *carry, size_t carry_bytes, unsigned char *seen)
 {
     uint64_t y;
@@ -698,10 +777,24 @@ static void tposei_ip_permute(unsigned char *base, size_t chunk, const tposei_pe
         if (seen && (seen[y >> 3] >> (y & 7) & 1)) continue;
         if (tposei_perm_src(p, y) == y) continue;
         if (!seen && !tposei_perm_leads(p, y)) continue;
-        for (off = 0; off < chunk; off += carry_bytes)
-            tposei_ip_cycle(base, chunk, off, tposei_min(carry_bytes, chunk - off), p, y, carry,
+        for (off = 0; off < span; off += carry_bytes)
+            tposei_ip_cycle(base, chunk, off, tposei_min(carry_bytes, span - off), p, y, carry,
                             off == 0 ? seen : NULL);
     }
+}
+
+/* This thread's share of a chunk permutation: the same bytes of every chunk, whole cache
+   lines of it, so every thread walks all the cycles but moves only its slice. Cycles are
+   not dealt out instead: one cycle often holds most of the chunks. Chunks under two lines
+   stay whole, with the first thread. */
+static void tposei_ip_permute_share(unsigned char *base, size_t chunk, const tposei_perm *p,
+                                    unsigned char *carry, size_t carry_bytes, unsigned char *seen,
+                                    size_t tid, size_t nt)
+{
+    size_t lo, hi;
+    tposei_ip_share(chunk, TPOSEI_CACHE_LINE, tid, nt, &lo, &hi);
+    if (!TPOSEI_OPENMP || lo < hi) /* alone, a thread's share is the whole chunk */
+        tposei_ip_permute(base + lo, chunk, hi - lo, p, carry, carry_bytes, seen);
 }
 
 /* ---- slots: n x 8 doubles in one pass through an n-element workspace --------------------
@@ -843,29 +936,37 @@ static int tposei_ip_slots_fit(uint64_t big, uint64_t small, size_t esize)
            big >= TPOSEI_SLOT_MIN_ROWS;
 }
 
-/* Runs the plan on a (8q x 8 when tall, else 8 x 8q) with 8 slots of workspace at w. */
-static void tposei_ip_slots(unsigned char *a, uint64_t big, int tall, unsigned char *w)
+/* Runs the plan on a (8q x 8 when tall, else 8 x 8q) with 8 slots of workspace at w. On a
+   team, every step is cut among the threads (a slot copy by lines, a region by groups of 8
+   rows, a line of each slot) with a barrier after it: each step needs the one before. */
+static void tposei_ip_slots(unsigned char *a, uint64_t big, int tall, unsigned char *w,
+                            size_t tid, size_t nt)
 {
     enum { S = TPOSEI_SLOT_S };
     const size_t q = (size_t)(big / S), slot = q * 8;
     tposei_slot_plan pl;
     unsigned char *addr[TPOSEI_SLOT_IDS];
     unsigned k, c;
+    size_t lo, hi;
     for (k = 0; k < TPOSEI_SLOT_IDS; k++)
         addr[k] = k < S * S ? a + k * slot : w + (k - S * S) * slot;
     tposei_slot_plan_make(&pl);
     for (k = 0; k < pl.n; k++) {
         const tposei_slot_op *op = &pl.op[tall ? k : pl.n - 1 - k];
         if (op->kind == 1) {
-            if (tall)
-                tposei_slot_copy(addr[op->b], addr[op->a], slot);
-            else
-                tposei_slot_copy(addr[op->a], addr[op->b], slot);
-        } else {
+            tposei_ip_share(slot, TPOSEI_CACHE_LINE, tid, nt, &lo, &hi);
+            if (lo < hi && tall)
+                tposei_slot_copy(addr[op->b] + lo, addr[op->a] + lo, hi - lo);
+            else if (lo < hi)
+                tposei_slot_copy(addr[op->a] + lo, addr[op->b] + lo, hi - lo);
+        } else { /* rows [lo, hi) of the region */
             unsigned char *rows[S];
-            for (c = 0; c < S; c++) rows[c] = addr[op->dest[c]];
-            tposei_slot_region(a + (size_t)op->a * S * slot, rows, q, !tall);
+            tposei_ip_share(q, 8, tid, nt, &lo, &hi);
+            for (c = 0; c < S; c++) rows[c] = addr[op->dest[c]] + lo * 8;
+            if (lo < hi)
+                tposei_slot_region(a + (size_t)op->a * S * slot + lo * 64, rows, hi - lo, !tall);
         }
+        tposei_ip_sync(nt);
     }
 }
 
@@ -888,7 +989,9 @@ typedef struct tposei_ip_plan {
     uint64_t big, small; /* max and min of rows, cols */
     uint64_t t;          /* skinny: block rows; gcd: the gcd */
     size_t part[TPOSEI_IP_PARTS];
-    size_t total; /* sum of parts rounded to cache lines, plus alignment slack */
+    unsigned own;   /* bit i: part i is one per thread (a scratch buffer or bitmap) */
+    size_t threads; /* the threads the workspace holds parts for */
+    size_t total;   /* sum of parts rounded to cache lines, plus alignment slack */
 } tposei_ip_plan;
 
 #define TPOSEI_IP_SKINNY_MAX   32
@@ -939,13 +1042,15 @@ static size_t tposei_ckg_width(size_t esize)
 }
 
 /* Fills parts for the path; 0 on overflow. Parts: skinny {block, tail, bitmap},
-   gcd {carry, bitmap}, ckg {wrap-around rows of a group, table, row, bitmap}. */
+   gcd {carry, bitmap}, ckg {wrap-around rows of a group, table, row, bitmap}; all but the
+   tail, the slots and the table are one per thread. */
 static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
 {
     const size_t big = (size_t)pl->big, small = (size_t)pl->small;
     size_t k, w;
     switch (pl->path) {
     case TPOSEI_IP_SKINNY: /* block, tail, bitmap of K x small chunks */
+        pl->own = 1u | 4u; /* block and bitmap per thread */
         k = (size_t)(pl->big / pl->t);
         if (!tposei_ip_mul_add((size_t)pl->t * small, esize, 0, &pl->part[0]) ||
             !tposei_ip_mul_add((size_t)(pl->big % pl->t) * small, esize, 0, &pl->part[1]) ||
@@ -956,6 +1061,7 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
     case TPOSEI_IP_SLOTS: /* eight slots of big / 8 elements */
         return tposei_ip_mul_add(big, esize, 0, &pl->part[0]);
     case TPOSEI_IP_GCD: /* carry, bitmap of a x g x b chunks */
+        pl->own = 1u | 2u; /* both per thread */
         k = (size_t)(pl->big / pl->t) * (size_t)(pl->small / pl->t);
         if (!tposei_ip_mul_add((size_t)pl->t, esize, 0, &pl->part[0]) ||
             !tposei_ip_mul_add(k, (size_t)pl->t, 7, &w))
@@ -963,6 +1069,7 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
         pl->part[1] = w / 8;
         return 1;
     case TPOSEI_IP_CKG:
+        pl->own = 1u | 4u | 8u; /* all but the table per thread */
         w = tposei_min(tposei_ckg_width(esize), small); /* group: w x w wrap-around */
         pl->part[3] = (big + 7) / 8;                    /* visited rows */
         return tposei_ip_mul_add(w * w, esize, 0, &pl->part[0]) &&
@@ -971,6 +1078,24 @@ static int tposei_ip_parts(tposei_ip_plan *pl, size_t esize)
     default:
         return 1;
     }
+}
+
+/* Sizes the workspace for nt threads (every part once without OpenMP); 0 on overflow. */
+static int tposei_ip_size(tposei_ip_plan *pl, size_t nt)
+{
+    size_t i, bytes;
+    pl->threads = nt;
+    pl->total = 0;
+    for (i = 0; i < TPOSEI_IP_PARTS; i++) {
+        const size_t rounded = (pl->part[i] + TPOSEI_CACHE_LINE - 1) & ~(size_t)63;
+        const size_t copies = TPOSEI_OPENMP && (pl->own >> i & 1) ? nt : 1;
+        if (rounded < pl->part[i] || !tposei_ip_mul_add(rounded, copies, 0, &bytes) ||
+            pl->total > (size_t)-1 - bytes - 64)
+            return 0;
+        pl->total += bytes;
+    }
+    if (pl->total) pl->total += TPOSEI_CACHE_LINE; /* slack to align the first part */
+    return 1;
 }
 
 /* The path and workspace of a shape. n x 8 doubles take the slots, other skinny shapes the
@@ -984,6 +1109,8 @@ static int tposei_ip_choose(tposei_ip_plan *pl, size_t rows, size_t cols, size_t
     pl->big = rows > cols ? rows : cols;
     pl->small = rows > cols ? cols : rows;
     pl->t = 1;
+    pl->own = 0;
+    pl->threads = 1;
     pl->total = 0;
     for (i = 0; i < TPOSEI_IP_PARTS; i++) pl->part[i] = 0;
     if (!tposei_ip_mul_add(rows, cols, 0, &elems) || !tposei_ip_mul_add(elems, esize, 0, &i))
@@ -1004,25 +1131,21 @@ static int tposei_ip_choose(tposei_ip_plan *pl, size_t rows, size_t cols, size_t
     } else {
         pl->path = TPOSEI_IP_CKG;
     }
-    if (!tposei_ip_parts(pl, esize)) return 0;
-    for (i = 0; i < TPOSEI_IP_PARTS; i++) {
-        const size_t rounded = (pl->part[i] + TPOSEI_CACHE_LINE - 1) & ~(size_t)63;
-        if (rounded < pl->part[i] || pl->total > (size_t)-1 - rounded - 64) return 0;
-        pl->total += rounded;
-    }
-    if (pl->total) pl->total += TPOSEI_CACHE_LINE; /* slack to align the first part */
-    return 1;
+    return tposei_ip_parts(pl, esize) && tposei_ip_size(pl, 1);
 }
 
-/* Splits a workspace into the plan's parts, each aligned to a cache line. */
-static void tposei_ip_carve(const tposei_ip_plan *pl, unsigned char *work,
+/* Splits a workspace into thread tid's parts, each aligned to a cache line: a part that is
+   one per thread is `threads` copies side by side. */
+static void tposei_ip_carve(const tposei_ip_plan *pl, unsigned char *work, size_t tid,
                             unsigned char *part[TPOSEI_IP_PARTS])
 {
     uintptr_t at = ((uintptr_t)work + 63) & ~(uintptr_t)63;
     size_t i;
     for (i = 0; i < TPOSEI_IP_PARTS; i++) {
-        part[i] = work + (at - (uintptr_t)work);
-        at += (pl->part[i] + 63) & ~(size_t)63;
+        const size_t rounded = (pl->part[i] + 63) & ~(size_t)63;
+        const size_t copies = TPOSEI_OPENMP && (pl->own >> i & 1) ? pl->threads : 1;
+        part[i] = work + (at - (uintptr_t)work) + (copies > 1 ? tid : 0) * rounded;
+        at += copies * rounded;
     }
 }
 
@@ -1076,20 +1199,27 @@ static void tposei_ip_blocks(unsigned char *a, uint64_t count, size_t r, size_t 
 /* Tall input (rows = big, cols = small): every t x small block of rows becomes small x t
    in place, so memory is K x small chunks of t elements ([K][small][t]); transposing that
    chunk grid gives [small][K][t], the transpose of the first K*t rows. A tail of
-   big mod t rows is set aside first, then rows of the result are spread to make room. */
+   big mod t rows is set aside first, then rows of the result are spread to make room.
+   Thread tid of nt: its share of the blocks and of the chunk permutation's bytes; the
+   spreading moves overlap from row to row, so the first thread does them alone. */
 static void tposei_ip_skinny_tall(unsigned char *a, uint64_t big, uint64_t small, uint64_t t,
                                   size_t esize, unsigned char *block, unsigned char *tail,
-                                  size_t carry_bytes, unsigned char *seen)
+                                  size_t carry_bytes, unsigned char *seen, size_t tid, size_t nt)
 {
     const uint64_t k = big / t, rest = big - k * t, kt = k * t;
-    const size_t row = (size_t)(small * esize);
+    const size_t row = (size_t)(small * esize), blk = (size_t)t * row;
     tposei_perm p;
     uint64_t i;
-    if (rest) tposei_ip_copy(tail, a + kt * row, (size_t)(rest * row));
-    tposei_ip_blocks(a, k, (size_t)t, (size_t)small, esize, block);
+    size_t b0, b1;
+    if (rest && tid == 0) tposei_ip_copy(tail, a + kt * row, (size_t)(rest * row));
+    tposei_ip_share((size_t)k, 1, tid, nt, &b0, &b1);
+    tposei_ip_blocks(a + b0 * blk, b1 - b0, (size_t)t, (size_t)small, esize, block);
+    tposei_ip_sync(nt);
     tposei_perm_make(&p, k, 1, small); /* [K][small] -> [small][K] */
-    tposei_ip_permute(a, (size_t)(t * esize), &p, block, carry_bytes, seen);
+    tposei_ip_permute_share(a, (size_t)(t * esize), &p, block, carry_bytes, seen, tid, nt);
     if (!rest) return;
+    tposei_ip_sync(nt);
+    if (tid != 0) return;
     for (i = small; i-- > 0;)
         tposei_ip_memmove(a + i * big * esize, a + i * kt * esize, (size_t)(kt * esize));
     tposei_ip_oop(a + kt * esize, (size_t)(big * esize), tail, row, (size_t)rest, (size_t)small,
@@ -1099,41 +1229,49 @@ static void tposei_ip_skinny_tall(unsigned char *a, uint64_t big, uint64_t small
 /* Wide input (rows = small, cols = big): the exact inverse of the tall steps. */
 static void tposei_ip_skinny_wide(unsigned char *a, uint64_t big, uint64_t small, uint64_t t,
                                   size_t esize, unsigned char *block, unsigned char *tail,
-                                  size_t carry_bytes, unsigned char *seen)
+                                  size_t carry_bytes, unsigned char *seen, size_t tid, size_t nt)
 {
     const uint64_t k = big / t, rest = big - k * t, kt = k * t;
-    const size_t row = (size_t)(small * esize);
+    const size_t row = (size_t)(small * esize), blk = (size_t)t * row;
     tposei_perm p;
     uint64_t i;
-    if (rest) {
+    size_t b0, b1;
+    if (rest && tid == 0) {
         tposei_ip_oop(tail, row, a + kt * esize, (size_t)(big * esize), (size_t)small, (size_t)rest,
                       esize);
         for (i = 1; i < small; i++)
             tposei_ip_memmove(a + i * kt * esize, a + i * big * esize, (size_t)(kt * esize));
     }
+    if (rest) tposei_ip_sync(nt);
     tposei_perm_make(&p, small, 1, k); /* [small][K] -> [K][small] */
-    tposei_ip_permute(a, (size_t)(t * esize), &p, block, carry_bytes, seen);
-    tposei_ip_blocks(a, k, (size_t)small, (size_t)t, esize, block);
-    if (rest) tposei_ip_copy(a + kt * row, tail, (size_t)(rest * row));
+    tposei_ip_permute_share(a, (size_t)(t * esize), &p, block, carry_bytes, seen, tid, nt);
+    tposei_ip_sync(nt);
+    tposei_ip_share((size_t)k, 1, tid, nt, &b0, &b1);
+    tposei_ip_blocks(a + b0 * blk, b1 - b0, (size_t)small, (size_t)t, esize, block);
+    if (rest && tid == 0) tposei_ip_copy(a + kt * row, tail, (size_t)(rest * row));
 }
 
 /* ---- gcd: tiles in place, then chunks of gcd elements --------------------------------- */
 
 /* rows = a*g, cols = b*g. Transposing every g x g tile in place leaves element
    A[I*g + s][J*g + r] at chunk (I, r, J) offset s; the transpose wants it at chunk
-   (J, r, I) of the cols x rows layout: the perm with A = a, R = g, B = b. */
+   (J, r, I) of the cols x rows layout: the perm with A = a, R = g, B = b. Thread tid of
+   nt: its share of the tiles, then of the chunk permutation's bytes. */
 static void tposei_ip_gcd(unsigned char *a, uint64_t rows, uint64_t cols, uint64_t g, size_t esize,
-                          unsigned char *carry, size_t carry_bytes, unsigned char *seen)
+                          unsigned char *carry, size_t carry_bytes, unsigned char *seen, size_t tid,
+                          size_t nt)
 {
     const uint64_t ta = rows / g, tb = cols / g;
     const size_t st = (size_t)(cols * esize);
     tposei_perm p;
-    uint64_t i, j;
-    for (i = 0; i < ta; i++)
-        for (j = 0; j < tb; j++)
-            tposei_ip_square(a + i * g * st + j * g * esize, (size_t)g, (size_t)cols, esize);
+    size_t x, x0, x1;
+    tposei_ip_share((size_t)(ta * tb), 1, tid, nt, &x0, &x1);
+    for (x = x0; x < x1; x++) /* tile (x / tb, x mod tb) */
+        tposei_ip_square(a + (x / tb) * g * st + (x % tb) * g * esize, (size_t)g, (size_t)cols,
+                         esize, 0, (size_t)-1);
+    tposei_ip_sync(nt);
     tposei_perm_make(&p, ta, g, tb);
-    tposei_ip_permute(a, (size_t)(g * esize), &p, carry, carry_bytes, seen);
+    tposei_ip_permute_share(a, (size_t)(g * esize), &p, carry, carry_bytes, seen, tid, nt);
 }
 
 /* ---- Catanzaro-Keller-Garland: C2R and R2C --------------------------------------------- */
@@ -1152,6 +1290,8 @@ typedef struct tposei_ckg {
     uint64_t m_mod_n;
     tposei_div div_m, div_n, div_c, div_b;
     size_t esize, width; /* panel width in elements: one cache line */
+    size_t tid, nt;      /* this thread and its team: each pass is cut among them */
+    uint64_t r0, r1;     /* the thread's rows of the table and of the row shuffle */
     /* the fine rotation of a group's output rows [i0, i1), per element size */
     void (*fine)(const struct tposei_ckg_group *g, size_t i0, size_t i1, int down);
 } tposei_ckg;
@@ -1477,23 +1617,29 @@ static void tposei_ckg_group_pass(const tposei_ckg *k, tposei_ckg_pass pass,
     if (!up && g->fmax) tposei_ckg_fine_down(k, g);
 }
 
+/* This thread's columns of a pass, in groups: the team's shares are cut on group edges,
+   or on cache lines where there are fewer groups than threads (any narrower group keeps
+   fine(j) below its width). */
 static void tposei_ckg_columns(const tposei_ckg *k, tposei_ckg_pass pass)
 {
+    const size_t n = (size_t)k->n, line = TPOSEI_CACHE_LINE / k->esize;
+    const size_t unit = n / k->width >= k->nt ? k->width : line ? line : 1;
     tposei_ckg_group g;
-    uint64_t j0;
-    for (j0 = 0; j0 < k->n; j0 += k->width) {
-        tposei_ckg_group_make(k, pass, j0, (size_t)tposei_min(k->width, (size_t)(k->n - j0)), &g);
+    size_t j0, j1, j;
+    tposei_ip_share(n, unit, k->tid, k->nt, &j0, &j1);
+    for (j = j0; j < j1; j += k->width) {
+        tposei_ckg_group_make(k, pass, j, tposei_min(k->width, j1 - j), &g);
         tposei_ckg_group_pass(k, pass, &g);
     }
 }
 
-/* q(i) = (i n - floor(i / a)) mod m (eq. 33) for C2R; q^-1(i) =
+/* The thread's entries of q(i) = (i n - floor(i / a)) mod m (eq. 33) for C2R; q^-1(i) =
    (ceil(i / c) * b^-1) mod a + ((c - 1) i mod c) * a (eq. 34) for R2C. */
 static void tposei_ckg_table(const tposei_ckg *k, int inverse)
 {
     const tposei_div div_a = tposei_div_make(k->ca);
     uint64_t i, unused;
-    for (i = 0; i < k->m; i++) {
+    for (i = k->r0; i < k->r1; i++) {
         if (!inverse) {
             const uint64_t fl = tposei_divmod(&div_a, i, &unused);
             k->table[i] = tposei_mod(&k->div_m, i * k->n - fl);
@@ -1511,7 +1657,7 @@ static void tposei_ckg_table(const tposei_ckg *k, int inverse)
     static void tposei_ckg_shuffles_##name(const tposei_ckg *k, int c2r)                     \
     {                                                                                        \
         uint64_t i;                                                                          \
-        for (i = 0; i < k->m; i++)                                                           \
+        for (i = k->r0; i < k->r1; i++)                                                      \
             if (c2r)                                                                         \
                 tposei_ckg_c2r_shuffle(k, i, n);                                             \
             else                                                                             \
@@ -1530,27 +1676,36 @@ TPOSEI_CKG_KERNELS(e16, 16, 16)
 TPOSEI_CKG_KERNELS(any, k->esize, g->esize)
 #undef TPOSEI_CKG_KERNELS
 
-/* C2R (rows > cols): prerotate, shuffle rows, rotate and gather; R2C the inverse order. */
-static void tposei_ckg_body(const tposei_ckg *k, int c2r,
-                            void (*shuffles)(const tposei_ckg *k, int c2r))
+typedef void (*tposei_ckg_shuffles_fn)(const tposei_ckg *k, int c2r);
+
+/* C2R (rows > cols): prerotate, shuffle rows, rotate and gather; R2C the inverse order. Each
+   pass needs the whole of the one before, so a team meets between passes; within one, a
+   thread takes its share of the rows or of the columns. */
+static void tposei_ckg_body(const tposei_ckg *k, int c2r, tposei_ckg_shuffles_fn shuffles)
 {
     if (c2r) {
         if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_PREROTATE);
+        tposei_ip_sync(k->nt);
         shuffles(k, 1);
+        tposei_ip_sync(k->nt);
         tposei_ckg_columns(k, TPOSEI_CKG_ROTATE); /* column shuffle = p_j, then q */
     } else {
         tposei_ckg_columns(k, TPOSEI_CKG_UNROTATE); /* q^-1, then p_j^-1 */
+        tposei_ip_sync(k->nt);
         shuffles(k, 0);
+        tposei_ip_sync(k->nt);
         if (k->c > 1) tposei_ckg_columns(k, TPOSEI_CKG_POSTROTATE);
     }
 }
 
+/* Thread tid of nt: its own scratch parts, its share of the table, then of each pass. */
 static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esize,
-                          unsigned char *part[TPOSEI_IP_PARTS])
+                          unsigned char *part[TPOSEI_IP_PARTS], size_t tid, size_t nt)
 {
     tposei_ckg k;
-    void (*shuffles)(const tposei_ckg *k, int c2r);
+    tposei_ckg_shuffles_fn shuffles;
     const int c2r = rows > cols;
+    size_t r0, r1;
     k.a = a;
     k.m = c2r ? rows : cols;
     k.n = c2r ? cols : rows;
@@ -1566,6 +1721,8 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
     k.div_b = tposei_div_make(k.cb);
     k.esize = esize;
     k.width = tposei_ckg_width(esize);
+    k.tid = tid;
+    k.nt = nt;
     k.panel = part[0];
     k.table = (uint64_t *)(void *)part[1]; /* aligned: tposei_ip_carve starts parts on lines */
     k.row = part[2];
@@ -1578,47 +1735,92 @@ static void tposei_ip_ckg(unsigned char *a, size_t rows, size_t cols, size_t esi
     case 16: k.fine = tposei_ckg_fine_e16; shuffles = tposei_ckg_shuffles_e16; break;
     default: k.fine = tposei_ckg_fine_any; shuffles = tposei_ckg_shuffles_any; break;
     }
+    tposei_ip_share((size_t)k.m, 1, tid, nt, &r0, &r1);
+    k.r0 = r0;
+    k.r1 = r1;
     tposei_ckg_table(&k, !c2r);
+    tposei_ip_sync(nt);
     tposei_ckg_body(&k, c2r, shuffles);
 }
 
 /* ---- dispatch -------------------------------------------------------------------------- */
 
-/* With a workspace laid out by `pl`. */
+/* With a workspace laid out by `pl`: thread tid's share, on a team of nt. */
 static void tposei_ip_with_work(unsigned char *a, size_t rows, size_t cols, size_t esize,
-                                const tposei_ip_plan *pl, unsigned char *work)
+                                const tposei_ip_plan *pl, unsigned char *work, size_t tid,
+                                size_t nt)
 {
     unsigned char *part[TPOSEI_IP_PARTS];
     const int tall = rows > cols;
-    tposei_ip_carve(pl, work, part);
+    tposei_ip_carve(pl, work, tid, part);
     switch (pl->path) {
     case TPOSEI_IP_SKINNY:
         tposei_ip_zero(part[2], pl->part[2]);
         if (tall)
             tposei_ip_skinny_tall(a, pl->big, pl->small, pl->t, esize, part[0], part[1],
-                                  pl->part[0], part[2]);
+                                  pl->part[0], part[2], tid, nt);
         else
             tposei_ip_skinny_wide(a, pl->big, pl->small, pl->t, esize, part[0], part[1],
-                                  pl->part[0], part[2]);
+                                  pl->part[0], part[2], tid, nt);
         return;
     case TPOSEI_IP_SLOTS:
-        tposei_ip_slots(a, pl->big, tall, part[0]);
+        tposei_ip_slots(a, pl->big, tall, part[0], tid, nt);
         return;
     case TPOSEI_IP_GCD:
         tposei_ip_zero(part[1], pl->part[1]);
-        tposei_ip_gcd(a, rows, cols, pl->t, esize, part[0], pl->part[0], part[1]);
+        tposei_ip_gcd(a, rows, cols, pl->t, esize, part[0], pl->part[0], part[1], tid, nt);
         return;
     case TPOSEI_IP_CKG:
-        tposei_ip_ckg(a, rows, cols, esize, part);
+        tposei_ip_ckg(a, rows, cols, esize, part, tid, nt);
         return;
     default:
         return;
     }
 }
 
+/* The plan on a team of nt threads: one parallel region, every thread through the same
+   driver with its share; a team of one runs here, without a region. */
+static void tposei_ip_run(unsigned char *a, size_t rows, size_t cols, size_t esize,
+                          const tposei_ip_plan *pl, unsigned char *work, size_t nt)
+{
+#if TPOSEI_OPENMP
+    if (nt > 1) {
+#pragma omp parallel num_threads((int)nt)
+        tposei_ip_with_work(a, rows, cols, esize, pl, work, (size_t)omp_get_thread_num(),
+                            (size_t)omp_get_num_threads());
+        return;
+    }
+#endif
+    (void)nt;
+    tposei_ip_with_work(a, rows, cols, esize, pl, work, 0, 1);
+}
+
+/* The threads for a plan (moving its big * small elements): tposei_kit's team, fewer where a
+   caller's workspace of work_bytes holds the per-thread parts of fewer; pl is sized for the
+   result. A team of one always fits: the caller has checked the one-thread size. */
+static size_t tposei_ip_team(tposei_ip_plan *pl, size_t esize, const void *work,
+                             size_t work_bytes)
+{
+#if TPOSEI_OPENMP
+    size_t nt = pl->path > TPOSEI_IP_SQUARE
+                    ? tposei_kit_get(esize).team((size_t)(pl->big * pl->small) * esize)
+                    : 1;
+    for (; nt > 1; nt--)
+        if (tposei_ip_size(pl, nt) && (work == NULL || pl->total <= work_bytes)) return nt;
+    tposei_ip_size(pl, 1);
+#else
+    (void)pl;
+    (void)esize;
+    (void)work;
+    (void)work_bytes;
+#endif
+    return 1;
+}
+
 /* O(1) memory: cycle following with the leader test. Whole chunks (skinny blocks or gcd
    chunks, a cache line or more) when the shape has them and the blocks fit the stack
-   buffer; single elements otherwise. */
+   buffer; single elements otherwise. One thread: this is the fallback when the workspace
+   cannot be allocated. */
 static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t esize,
                               const tposei_ip_plan *pl)
 {
@@ -1632,18 +1834,18 @@ static void tposei_ip_no_work(unsigned char *a, size_t rows, size_t cols, size_t
     if (t) { /* t divides the long side: no tail, so `carry` stands for the tail buffer */
         if (rows > cols)
             tposei_ip_skinny_tall(a, pl->big, pl->small, t, esize, carry, carry,
-                                  TPOSEI_IP_CARRY_BYTES, NULL);
+                                  TPOSEI_IP_CARRY_BYTES, NULL, 0, 1);
         else
             tposei_ip_skinny_wide(a, pl->big, pl->small, t, esize, carry, carry,
-                                  TPOSEI_IP_CARRY_BYTES, NULL);
+                                  TPOSEI_IP_CARRY_BYTES, NULL, 0, 1);
         return;
     }
     if (pl->path == TPOSEI_IP_GCD) {
-        tposei_ip_gcd(a, rows, cols, pl->t, esize, carry, TPOSEI_IP_CARRY_BYTES, NULL);
+        tposei_ip_gcd(a, rows, cols, pl->t, esize, carry, TPOSEI_IP_CARRY_BYTES, NULL, 0, 1);
         return;
     }
     tposei_perm_make(&p, rows, 1, cols);
-    tposei_ip_permute(a, esize, &p, carry, TPOSEI_IP_CARRY_BYTES, NULL);
+    tposei_ip_permute(a, esize, esize, &p, carry, TPOSEI_IP_CARRY_BYTES, NULL);
 }
 
 /* ---- plans ------------------------------------------------------------------------------ */
@@ -1741,6 +1943,7 @@ TPOSE_API size_t tpose_inplace_workspace(size_t rows, size_t cols, size_t esize)
 {
     tposei_ip_plan pl;
     if (!tposei_ip_choose(&pl, rows, cols, esize)) return (size_t)-1;
+    (void)tposei_ip_team(&pl, esize, NULL, 0);
     return pl.total;
 }
 
@@ -1748,6 +1951,7 @@ TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t e
                                      size_t work_bytes)
 {
     tposei_ip_plan pl;
+    size_t nt;
 #if !defined(TPOSE_NO_STDLIB)
     unsigned char *own = NULL;
 #endif
@@ -1759,14 +1963,15 @@ TPOSE_API tpose_status tpose_inplace(void *a, size_t rows, size_t cols, size_t e
     if (work != NULL && work_bytes < pl.total) return TPOSE_ERR_WORKSPACE;
     if (pl.path == TPOSEI_IP_NOTHING) return TPOSE_OK;
     if (pl.path == TPOSEI_IP_SQUARE) {
-        tposei_ip_square((unsigned char *)a, rows, rows, esize);
+        tposei_ip_square_team((unsigned char *)a, rows, rows, esize);
         return TPOSE_OK;
     }
+    nt = tposei_ip_team(&pl, esize, work, work_bytes);
 #if !defined(TPOSE_NO_STDLIB)
     if (work == NULL) work = own = (unsigned char *)TPOSE_MALLOC(pl.total);
 #endif
     if (work != NULL)
-        tposei_ip_with_work((unsigned char *)a, rows, cols, esize, &pl, (unsigned char *)work);
+        tposei_ip_run((unsigned char *)a, rows, cols, esize, &pl, (unsigned char *)work, nt);
     else
         tposei_ip_no_work((unsigned char *)a, rows, cols, esize, &pl);
 #if !defined(TPOSE_NO_STDLIB)
@@ -1785,7 +1990,7 @@ TPOSE_API tpose_status tpose_inplace_square(void *a, size_t n, size_t ld, size_t
     if (!tposei_mul(ld, esize, &bytes) || !tposei_extent(n, n, ld, esize, &bytes) ||
         !tposei_ip_fits(a, bytes))
         return TPOSE_ERR_OVERFLOW;
-    tposei_ip_square((unsigned char *)a, n, ld, esize);
+    tposei_ip_square_team((unsigned char *)a, n, ld, esize);
     return TPOSE_OK;
 }
 
