@@ -983,7 +983,9 @@ static void tposei_tune_derive(tposei_tune *t, const tposei_cpu *c)
     t->skinny_parts = 1;
     t->rows8_wide_pairs = 1;
     t->dense_row_max = 192;
-    t->thread_share = l2 / 4;
+    /* a team's start costs a few microseconds: a thread's share of 128 KiB pays for it
+       (1.2-1.5x on 2 threads, warm; MEASURED.md, "Threads") */
+    t->thread_share = 131072;
 }
 
 /* Derived values, then the rows of this CPU's class. */
