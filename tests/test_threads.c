@@ -309,7 +309,7 @@ static void tensors(void)
 
 static void bad_arguments(void)
 {
-    unsigned char src[64], dst[64], plan_buf[4096];
+    unsigned char src[64], dst[64], plan_buf[4096], garbage[4096];
     const size_t dims[2] = {4, 4}, perm[2] = {1, 0};
     size_t i;
     memset(dst, SENT_A, sizeof dst);
@@ -332,7 +332,9 @@ static void bad_arguments(void)
     TT_CHECK(tpose_permute_plan_apply_task(plan_buf, NULL, src, 0, 2) == TPOSE_ERR_NULL, "NULL");
     TT_CHECK(tpose_permute_plan_apply_task(plan_buf, src + 4, src, 0, 2) == TPOSE_ERR_OVERLAP,
              "overlap");
-    TT_CHECK(tpose_permute_plan_apply_task(src, dst, src + 32, 0, 2) == TPOSE_ERR_ARG, "not a plan");
+    memset(garbage, 0x5A, sizeof garbage); /* a plan's bytes, but not a plan */
+    TT_CHECK(tpose_permute_plan_apply_task(garbage, dst, src, 0, 2) == TPOSE_ERR_ARG,
+             "not a plan");
     for (i = 0; i < sizeof dst; i++)
         if (dst[i] != SENT_A) break;
     TT_CHECK(i == sizeof dst, "a rejected call wrote byte %zu", i);
