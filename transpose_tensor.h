@@ -463,6 +463,20 @@ typedef struct tposei_tp_leaf {
     size_t tile_edge;
 } tposei_tp_leaf;
 
+/* The job of the plan's slice at dst and src (filled field by field: a struct copy may be
+   a call to memcpy). */
+static void tposei_tp_slice(tposei_job *job, const tposei_tp_plan *p, unsigned char *dst,
+                            const unsigned char *src)
+{
+    job->dst = dst;
+    job->src = src;
+    job->dst_stride = p->dst_stride;
+    job->src_stride = p->src_stride;
+    job->rows = p->rows;
+    job->cols = p->cols;
+    job->esize = p->elem;
+}
+
 /* Pieces [lo, hi) of `den` of the slice (or runs) at dst and src; 0 to 1 of 1 is all of it.
    A slice is cut as tpose_matrix_task cuts a matrix; a piece too small for the direct tiles
    goes through the matrix kernel. */
@@ -470,7 +484,7 @@ static void tposei_tp_leaf_at(const tposei_tp_leaf *l, unsigned char *dst, const
                               size_t lo, size_t hi, size_t den)
 {
     const tposei_tp_plan *p = l->p;
-    tposei_job job, sub; /* filled field by field: a struct copy may be a call to memcpy */
+    tposei_job job, sub;
     const tposei_job *j = &job;
     if (p->kind == TPOSEI_TP_RUNS) {
         const tposei_tp_axis *a = &p->loop[p->loops - 1];
@@ -479,13 +493,7 @@ static void tposei_tp_leaf_at(const tposei_tp_leaf *l, unsigned char *dst, const
         tposei_tp_runs(dst + i0 * a->ds, src + i0 * a->ss, a, i1 - i0, p->elem, l->stream);
         return;
     }
-    job.dst = dst;
-    job.src = src;
-    job.dst_stride = p->dst_stride;
-    job.src_stride = p->src_stride;
-    job.rows = p->rows;
-    job.cols = p->cols;
-    job.esize = p->elem;
+    tposei_tp_slice(&job, p, dst, src);
     if (den > 1) {
         if (!tposei_job_piece(&sub, &job, lo, hi, den)) return;
         j = &sub;

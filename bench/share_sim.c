@@ -4,7 +4,8 @@
    TTC cases at 4-byte elements summed up per thread count (median and worst imbalance).
 
    tpose-share-sim [-f FILE] */
-#define TPOSE_IMPLEMENTATION /* the shares' internals: tposei_job_piece, tposei_tp_range */
+#define TPOSE_IMPLEMENTATION /* the shares' internals: tposei_job_piece, tposei_tp_range,
+                                tposei_tp_slice */
 #include "bench_cases.h"
 
 static const size_t counts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
@@ -35,14 +36,8 @@ static size_t slice_bytes(const tposei_tp_plan *p, size_t lo, size_t hi, size_t 
         tposei_cuts(p->loop[p->loops - 1].n, 1, 0, lo, hi, per, &a, &b);
         return (b - a) * p->elem;
     }
-    job.dst = page;
-    job.src = page;
-    job.dst_stride = p->dst_stride;
-    job.src_stride = p->src_stride;
-    job.rows = p->rows;
-    job.cols = p->cols;
-    job.esize = p->elem;
     if (per == 1) return p->rows * p->cols * p->elem;
+    tposei_tp_slice(&job, p, page, page);
     return tposei_job_piece(&sub, &job, lo, hi, per) ? sub.rows * sub.cols * p->elem : 0;
 }
 
