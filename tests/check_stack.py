@@ -11,7 +11,8 @@ reads the compiler's .su file. SLACK covers what a frame holds beside the one bu
 buffer (spills, saved registers, small fixed arrays) and the frames that do not scale with
 the budget. Measured with gcc 12 and clang 14: by default the largest frame is
 tposei_ip_square, the budget + 240..464 bytes; at 1024 the fixed-size frames lead, up to
-1024 + 2328 (clang -O0, tposei_plan_run_sized). Exit 77 (skipped) when CC lacks -fstack-usage.
+1024 + 2640 (gcc -O0 for 32-bit ARM, tposei_ckg_shuffles_e8; 1024 + 1600 on x86-64). Exit 77
+(skipped) when CC lacks -fstack-usage.
 For comparison it prints the largest frame of transpose.h's implementation too (not checked:
 its streaming walks hold a 32 KiB L1 block buffer by design)."""
 import os
