@@ -10,8 +10,9 @@
 
    Embedding / copy-paste use: `#define TPOSE_STATIC` before the include makes every function
    `static` in that translation unit and pulls in the implementation there. This header alone
-   is a complete library with the portable kernels; where transpose_simd.h sits beside it (and
-   the compiler has __has_include) the x86 SIMD kernel sets join automatically. The first
+   is a complete library with the portable kernels; where transpose_simd.h (x86) or
+   transpose_neon.h (AArch64) sits beside it (and the compiler has __has_include) that SIMD
+   kernel set joins automatically. The first
    include in a translation unit fixes the mode; a later include that asks for the other one
    is an #error.
 
@@ -22,7 +23,7 @@
    | TPOSE_IMPLEMENTATION    | undefined      | emit the definitions in this translation unit    |
    | TPOSE_STATIC            | undefined      | everything static + implementation in this TU    |
    | TPOSE_API               | extern/static  | storage class of public functions (DLL export)   |
-   | TPOSE_NO_SIMD           | undefined      | portable kernels only (no transpose_simd.h)      |
+   | TPOSE_NO_SIMD           | undefined      | portable kernels only (no SIMD header)           |
    | TPOSE_NO_STDLIB         | undefined      | no libc call at all: no memcpy, no malloc        |
    | TPOSE_MALLOC / FREE     | malloc / free  | allocator for tpose_inplace(work == NULL); both  |
    |                         |                | or neither; absent under TPOSE_NO_STDLIB         |
@@ -63,12 +64,12 @@
    | avx2-stream   | 1, 2, 4, 8, 16| 64-byte line tiles, whole lines non-temporal          |
    | avx512        | 1, 2, 4, 8, 16| 64-byte networks, four rows per vector; VBMI skinny   |
    | avx512-stream | 1, 2, 4, 8, 16| avx512 with whole lines non-temporal                  |
-   | neon          | -             | reported unsupported (no kernels yet)                 |
+   | neon          | 1, 2, 4, 8, 16| AArch64: 16-byte trn1/trn2 networks, 32-byte tiles     |
 
    HOW IT IS BUILT (BLIS's split of kernels, framework and per-CPU context)
        Micro-kernels move one tile (or one chunk of a skinny side) and are the only code with
        intrinsics; each ISA's kernels form kernel sets, one per element size, in their own
-       header (transpose_simd.h for x86). The walks here traverse the matrix and call a set's
+       header (transpose_simd.h for x86, transpose_neon.h for AArch64). The walks here traverse the matrix and call a set's
        kernels through its table; every tuning parameter is in one table (tposei_tune), filled
        once from what CPUID reports. transpose_inplace.h reaches this implementation through
        one small interface, tposei_kit.
@@ -76,6 +77,7 @@
    SECTIONS (grep for the marker)
        >>config >>portability >>cpu >>kernels-scalar >>sets >>tune >>walks >>table >>api
        transpose_simd.h: >>cpu >>kernels-sse2 >>kernels-avx2 >>kernels-avx512 >>sets
+       transpose_neon.h: >>cpu >>kernels >>sets
 
    License: MIT, at the end of this file.
 */
@@ -341,8 +343,12 @@ TPOSE_API size_t tpose_get_threads(void);
 #if __has_include("transpose_simd.h")
 #define TPOSEI_SIMD_FILE 1
 #endif
+#if __has_include("transpose_neon.h")
+#define TPOSEI_NEON_FILE 1
+#endif
 #else
-#define TPOSEI_SIMD_FILE 1 /* no way to ask: the file is expected beside this one */
+#define TPOSEI_SIMD_FILE 1 /* no way to ask: the files are expected beside this one */
+#define TPOSEI_NEON_FILE 1
 #endif
 #if !defined(TPOSE_NO_SIMD) && defined(TPOSEI_SIMD_FILE) &&                                 \
     (defined(__x86_64__) || defined(__i386__)) &&                                          \
@@ -356,7 +362,24 @@ TPOSE_API size_t tpose_get_threads(void);
 #define TPOSEI_HAVE_AVX2 0
 #define TPOSEI_HAVE_AVX512 0
 #endif
-#define TPOSEI_HAVE_NEON 0 /* no kernels yet */
+/* AArch64 with GCC or Clang, little-endian (the kernels' lane order is tested there only):
+   Advanced SIMD is always present, so no target attribute and no run-time probe. */
+#if !defined(TPOSE_NO_SIMD) && defined(TPOSEI_NEON_FILE) && defined(__aarch64__) &&         \
+    defined(__ARM_NEON) && !defined(__AARCH64EB__) &&                                      \
+    ((defined(__clang__) && __clang_major__ >= 6) || (!defined(__clang__) && __GNUC__ >= 7))
+#define TPOSEI_HAVE_NEON 1
+#else
+#define TPOSEI_HAVE_NEON 0
+#endif
+
+/* Full unrolling of the kernels' fixed-trip loops (at most 32 iterations, constant after
+   inlining), so their row arrays live in registers; GCC 8+ and Clang both read this pragma.
+   nvcc's front end does not know it, so host code compiled by nvcc goes without the hint. */
+#if defined(__CUDACC__)
+#define TPOSEI_UNROLL
+#else
+#define TPOSEI_UNROLL _Pragma("GCC unroll 32")
+#endif
 
 #ifndef TPOSE_PREFETCH_DIST
 #define TPOSE_PREFETCH_DIST 1 /* blocks ahead that the prefetching kernels fetch */
@@ -582,7 +605,8 @@ enum {
     TPOSEI_ISA_SSE2 = 1,
     TPOSEI_ISA_AVX2 = 2,   /* AVX2 and the OS saves YMM state */
     TPOSEI_ISA_AVX512 = 4, /* F, BW, VL and the OS saves ZMM and opmask state */
-    TPOSEI_ISA_VBMI = 8    /* AVX-512 VBMI byte permutes */
+    TPOSEI_ISA_VBMI = 8,   /* AVX-512 VBMI byte permutes */
+    TPOSEI_ISA_NEON = 16   /* AArch64 Advanced SIMD */
 };
 enum { TPOSEI_VENDOR_OTHER, TPOSEI_VENDOR_INTEL, TPOSEI_VENDOR_AMD };
 
@@ -2110,11 +2134,14 @@ static inline void tposei_run_swar(const tposei_job *job)
 }
 
 /* ======================================================================================== */
-/* The ISA kernel sets: transpose_simd.h on x86. Each defines tposei_arch_probe,
-   tposei_arch_family and tposei_arch_kit; without one the portable versions below stand. */
+/* The ISA kernel sets: transpose_simd.h on x86, transpose_neon.h on AArch64. Each defines
+   tposei_arch_probe, tposei_arch_family and tposei_arch_kit; without one the portable
+   versions below stand. */
 /* ======================================================================================== */
 #if TPOSEI_HAVE_SSE2
 #include "transpose_simd.h"
+#elif TPOSEI_HAVE_NEON
+#include "transpose_neon.h"
 #else
 static void tposei_arch_probe(tposei_cpu *c) { (void)c; }
 static const tposei_family *tposei_arch_family(tpose_kernel k)
@@ -2201,10 +2228,10 @@ static tpose_kernel tposei_auto_portable(size_t rows, size_t cols, size_t esize)
 static tpose_kernel tposei_auto_choice(size_t rows, size_t cols, size_t esize, size_t bytes)
 {
     static const tpose_kernel small[] = {TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
-                                         TPOSE_KERNEL_SSE2};
+                                         TPOSE_KERNEL_SSE2, TPOSE_KERNEL_NEON};
     static const tpose_kernel large[] = {TPOSE_KERNEL_AVX512_STREAM, TPOSE_KERNEL_AVX2_STREAM,
                                          TPOSE_KERNEL_AVX512, TPOSE_KERNEL_AVX2,
-                                         TPOSE_KERNEL_SSE2};
+                                         TPOSE_KERNEL_SSE2, TPOSE_KERNEL_NEON};
     const tpose_kernel *order;
     size_t i, count;
     if (esize == 0 || rows == 0 || cols == 0) return TPOSE_KERNEL_NAIVE;

@@ -44,15 +44,6 @@
 #include <cpuid.h>
 #include <immintrin.h>
 
-/* Full unrolling of the fixed-trip loops below (at most 32 iterations, constant after
-   inlining), so the row arrays live in registers; GCC 8+ and Clang both read this pragma.
-   nvcc's front end does not know it, so host code compiled by nvcc goes without the hint. */
-#if defined(__CUDACC__)
-#define TPOSEI_UNROLL
-#else
-#define TPOSEI_UNROLL _Pragma("GCC unroll 32")
-#endif
-
 #define TPOSEI_SSE2_FN __attribute__((target("sse2")))
 #define TPOSEI_AVX2_FN __attribute__((target("avx2")))
 #define TPOSEI_AVX512_FN __attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
