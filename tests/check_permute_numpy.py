@@ -8,6 +8,7 @@ without numpy.
 
 usage: check_permute_numpy.py PERMUTE_CLI"""
 import os
+import shlex
 import struct
 import subprocess
 import sys
@@ -42,7 +43,9 @@ def run_case(cli, workdir, x, perm):
         f.write(np.ascontiguousarray(x).tobytes())
     if os.path.exists(dst_path):
         os.remove(dst_path)
-    proc = subprocess.run([cli, src_path, dst_path], capture_output=True, text=True)
+    # a cross build's program runs through the emulator Meson names (its exe_wrapper)
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", ""))
+    proc = subprocess.run(wrapper + [cli, src_path, dst_path], capture_output=True, text=True)
     if proc.returncode != 0:
         return False, "permute_cli exited %d: %s" % (proc.returncode, proc.stderr.strip())
     with open(dst_path, "rb") as f:

@@ -16,10 +16,12 @@ Programs per row:
                   file, TPOSE_INPLACE_IMPLEMENTATION (TPOSE_TENSOR_IMPLEMENTATION) with the
                   row's header in another
 and, once, the README's own C snippet inside main(). Each program also checks the README's
-claim about SIMD: on x86 the SSE2 kernel is there exactly when transpose_simd.h was copied.
+claim about SIMD: on x86 the SSE2 kernel is there exactly when transpose_simd.h was copied,
+on little-endian AArch64 the NEON kernel exactly when transpose_neon.h was.
 The README and this test must agree: a row or snippet it cannot find fails the test."""
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -54,6 +56,11 @@ static int check_core(void)
     if (tpose_kernel_supported(TPOSE_KERNEL_SSE2, 4) != EXPECT_SSE2) {
         printf("sse2 kernel: %d, expected %d\n", tpose_kernel_supported(TPOSE_KERNEL_SSE2, 4),
                EXPECT_SSE2);
+        bad = 1;
+    }
+    if (tpose_kernel_supported(TPOSE_KERNEL_NEON, 4) != EXPECT_NEON) {
+        printf("neon kernel: %d, expected %d\n", tpose_kernel_supported(TPOSE_KERNEL_NEON, 4),
+               EXPECT_NEON);
         bad = 1;
     }
     printf("%s: %s\n", tpose_kernel_name(tpose_kernel_auto(37, 70, 4)), bad ? "FAIL" : "ok");
@@ -191,7 +198,9 @@ def build_run(cc, work, sources, defines):
                          cwd=work, capture_output=True, text=True)
     if res.returncode:
         return False, res.stdout + res.stderr
-    run = subprocess.run([exe], cwd=work, capture_output=True, text=True)
+    # a cross compiler's program runs through the emulator Meson names (its exe_wrapper)
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", ""))
+    run = subprocess.run(wrapper + [exe], cwd=work, capture_output=True, text=True)
     return run.returncode == 0, run.stdout + run.stderr
 
 
@@ -208,9 +217,11 @@ def main():
     macros = subprocess.run(cc + ["-dM", "-E", "-x", "c", os.devnull], capture_output=True,
                             text=True).stdout
     x86 = "__x86_64__" in macros or "__i386__" in macros
+    aarch64 = "__aarch64__" in macros and "__AARCH64EB__" not in macros
     for text, files in rows:
         kind = kind_of(files)
-        expect = ["-DEXPECT_SSE2=%d" % (x86 and "transpose_simd.h" in files)]
+        expect = ["-DEXPECT_SSE2=%d" % (x86 and "transpose_simd.h" in files),
+                  "-DEXPECT_NEON=%d" % (aarch64 and "transpose_neon.h" in files)]
         print(f"== {' + '.join(files)}")
         for name, sources in programs(files, kind).items():
             with tempfile.TemporaryDirectory(prefix="tpose-copy-") as work:
