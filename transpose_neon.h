@@ -197,32 +197,36 @@ TPOSEI_NEON_TILE_FN(u128_2x2, 16)
 TPOSEI_NEON_INLINE void tposei_neon_swap(unsigned char *x, unsigned char *y, size_t st,
                                          size_t esize)
 {
+    /* vector 4h + r: row r, bytes 16h..; a block of n rows starts at every multiple of n */
     const unsigned n = (unsigned)(16 / esize), halves = (unsigned)(esize / 4); /* 1 or 2 */
-    uint8x16_t a[2][4], b[2][4]; /* [column block][row]: rows of n elements */
-    unsigned h, i;
+    unsigned char *xr = x, *yr = y;
+    uint8x16_t a[8], b[8];
+    unsigned r;
     TPOSEI_UNROLL
-    for (h = 0; h < halves; h++)
-        TPOSEI_UNROLL
-        for (i = 0; i < 4; i++) {
-            a[h][i] = vld1q_u8(x + i * st + 16 * h);
-            b[h][i] = vld1q_u8(y + i * st + 16 * h);
+    for (r = 0; r < 4; r++, xr += st, yr += st) {
+        a[r] = vld1q_u8(xr);
+        b[r] = vld1q_u8(yr);
+        if (halves == 2) {
+            a[4 + r] = vld1q_u8(xr + 16);
+            b[4 + r] = vld1q_u8(yr + 16);
         }
+    }
     TPOSEI_UNROLL
-    for (h = 0; h < halves; h++)
-        TPOSEI_UNROLL
-        for (i = 0; i < 4; i += n) {
-            tposei_neon_block(&a[h][i], esize);
-            tposei_neon_block(&b[h][i], esize);
-        }
-    /* block (row i / n, column h) of X lands as block (h, i / n) of Y */
+    for (r = 0; r < 4 * halves; r += n) {
+        tposei_neon_block(&a[r], esize);
+        tposei_neon_block(&b[r], esize);
+    }
+    /* row r, half h of X^T is column r % n of X's block (h, r / n) */
     TPOSEI_UNROLL
-    for (h = 0; h < halves; h++)
-        TPOSEI_UNROLL
-        for (i = 0; i < 4; i++) {
-            const unsigned row = h * n + i % n, col = i / n;
-            vst1q_u8(y + row * st + 16 * col, a[h][i]);
-            vst1q_u8(x + row * st + 16 * col, b[h][i]);
+    for (r = 0; r < 4; r++, x += st, y += st) {
+        const unsigned k = 4 * (r / n) + r % n;
+        vst1q_u8(y, a[k]);
+        vst1q_u8(x, b[k]);
+        if (halves == 2) {
+            vst1q_u8(y + 16, a[k + n]);
+            vst1q_u8(x + 16, b[k + n]);
         }
+    }
 }
 
 TPOSEI_NEON_KERNEL void tposei_u32_4x4_swap_neon(unsigned char *x, unsigned char *y, size_t st)
