@@ -2351,8 +2351,11 @@ static tpose_status tposei_validate(tposei_job *job, int *empty, void *dst, size
     if (s < d + dst_bytes && d < s + src_bytes) return TPOSE_ERR_OVERLAP;
     job->dst = (unsigned char *)dst;
     job->src = (const unsigned char *)src;
-    job->dst_stride = dst_ld * esize;
-    job->src_stride = src_ld * esize;
+    /* A lone row's leading dimension addresses nothing and may be anything, but the walks
+       still form pointers a row or a tile past the end (masked rows, block ends), which a
+       huge one wraps: such a row gets a dense stride instead. */
+    job->dst_stride = (cols == 1 ? rows : dst_ld) * esize;
+    job->src_stride = (rows == 1 ? cols : src_ld) * esize;
     job->rows = rows;
     job->cols = cols;
     job->esize = esize;

@@ -2009,7 +2009,9 @@ TPOSE_API tpose_status tpose_inplace_square(void *a, size_t n, size_t ld, size_t
     if (!tposei_mul(ld, esize, &bytes) || !tposei_extent(n, n, ld, esize, &bytes) ||
         !tposei_ip_fits(a, bytes))
         return TPOSE_ERR_OVERFLOW;
-    tposei_ip_square_team((unsigned char *)a, n, ld, esize);
+    /* 1 x 1 is its own transpose; its ld may be anything, and the walks would form row
+       pointers from it that a huge ld wraps */
+    if (n > 1) tposei_ip_square_team((unsigned char *)a, n, ld, esize);
     return TPOSE_OK;
 }
 

@@ -226,6 +226,34 @@ static void padded_ld(void)
     TT_CHECK(tpose_padded_ld(10, 128) == 10, "esize 128: rows are whole lines already");
 }
 
+/* A lone source row (or destination row) may have any leading dimension, SIZE_MAX too:
+   every kernel copies it, and under UBSan no walk may form a pointer that wraps from it
+   (found by tests/fuzz/fuzz_matrix). */
+static void lone_rows_huge_ld(void)
+{
+    static const size_t esizes[] = {1, 2, 4, 8, 16};
+    unsigned char src[16 * 40], dst[16 * 40];
+    size_t e, k, n;
+    for (e = 0; e < 5; e++)
+        for (k = 0; k < TPOSE_KERNEL_COUNT; k++) {
+            const size_t es = esizes[e], huge = (size_t)-1 / es;
+            if (!tpose_kernel_supported((tpose_kernel)k, es)) continue;
+            for (n = 1; n <= 40; n += 13) {
+                tt_fill_random(src, sizeof src);
+                memset(dst, 0, sizeof dst);
+                TT_CHECK(tpose_matrix_with((tpose_kernel)k, dst, 1, src, huge, 1, n, es) == TPOSE_OK &&
+                             memcmp(dst, src, n * es) == 0,
+                         "%s: 1 x %zu of %zu bytes, source ld SIZE_MAX / esize",
+                         tpose_kernel_name((tpose_kernel)k), n, es);
+                memset(dst, 0, sizeof dst);
+                TT_CHECK(tpose_matrix_with((tpose_kernel)k, dst, huge, src, 1, n, 1, es) == TPOSE_OK &&
+                             memcmp(dst, src, n * es) == 0,
+                         "%s: %zu x 1 of %zu bytes, destination ld SIZE_MAX / esize",
+                         tpose_kernel_name((tpose_kernel)k), n, es);
+            }
+        }
+}
+
 int main(void)
 {
 #ifdef TT_OPENMP_TEAMS /* the OpenMP build: every large case on a team */
@@ -240,5 +268,6 @@ int main(void)
     empty_matrices();
     names_and_strings();
     kernel_limit();
+    lone_rows_huge_ld();
     return tt_finish("test_api");
 }

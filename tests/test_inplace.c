@@ -231,6 +231,8 @@ static void errors_leave_matrix_untouched(void)
     TT_CHECK(tpose_inplace_square(a, 10, 10, 0) == TPOSE_ERR_ESIZE, "square esize 0");
     TT_CHECK(tpose_inplace_square(a, 3, huge / 2, 4) == TPOSE_ERR_OVERFLOW, "square ld overflows");
     TT_CHECK(tpose_inplace_square(NULL, 0, 0, 4) == TPOSE_OK, "square empty");
+    /* 1 x 1 with any ld is valid and unchanged; no walk may form a pointer from that ld */
+    TT_CHECK(tpose_inplace_square(a, 1, huge / 3, 3) == TPOSE_OK, "square 1 x 1, huge ld");
     TT_CHECK(memcmp(snapshot, arena, sizeof arena) == 0, "square errors changed memory");
 }
 
