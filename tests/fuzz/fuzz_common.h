@@ -146,21 +146,6 @@ static inline int fz_span(size_t rows, size_t cols, size_t ld, size_t esize, siz
     return fz_mul(rows - 1, ld, &e) && fz_add(e, cols, &e) && fz_mul(e, esize, bytes);
 }
 
-/* Known library bug (reported, not fixed here): the kernels form row pointers past the last
-   row (transpose.h's block walk for the rows after the full tiles, the AVX-512 edge tiles for
-   masked-off rows), and with a stride near SIZE_MAX that pointer arithmetic overflows, which
-   UBSan stops at; e.g. tpose_matrix(dst, 1, src, SIZE_MAX, 1, 1, 1). Until it is fixed, valid
-   calls with strides over 2^40 bytes are skipped; -DFZ_KNOWN_STRIDE_BUG=0 hunts it. */
-#ifndef FZ_KNOWN_STRIDE_BUG
-#define FZ_KNOWN_STRIDE_BUG 1
-#endif
-
-static inline int fz_known_stride_bug(size_t ld, size_t esize)
-{
-    size_t bytes;
-    return FZ_KNOWN_STRIDE_BUG && (!fz_mul(ld, esize, &bytes) || bytes > ((size_t)1 << 40));
-}
-
 /* Does [p, p + bytes) run past the end of the address space? */
 static inline int fz_wraps(const void *p, size_t bytes)
 {

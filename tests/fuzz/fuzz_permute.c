@@ -2,7 +2,6 @@
    against api.md's rules, results byte-exact against a naive N-d walk, nothing else written. */
 #include "fuzz_common.h"
 
-#define TPOSE_IMPLEMENTATION
 #include "../../transpose_tensor.h"
 
 #define MAXR (TPOSE_MAX_RANK + 1) /* room for one axis more than allowed */

@@ -3,7 +3,6 @@
    plan and with buffers that are not plans. */
 #include "fuzz_common.h"
 
-#define TPOSE_IMPLEMENTATION
 #include "../../transpose_inplace.h"
 
 #define FZ_MAX_ELEMS (1u << 16) /* tpose_plan_bytes walks every element: keep shapes small */
