@@ -615,6 +615,8 @@ typedef struct tposei_cpu {
     unsigned vendor;        /* TPOSEI_VENDOR_* */
     unsigned family, model; /* display family and model (extended fields included) */
     size_t l1d, l2, l3;     /* data cache bytes per core (l3: the whole cache) */
+    size_t l1_span;         /* bytes of one L1 data way (line x sets): addresses this far
+                               apart share a set */
     size_t tlb2;            /* second-level TLB entries for 4 KiB pages */
 } tposei_cpu;
 
@@ -888,6 +890,8 @@ typedef struct tposei_tune {
     int rows8_wide_pairs;   /* 8 x n doubles two chunks at a time */
     size_t dense_row_max;   /* AVX2 dense walk: destination rows up to this */
     size_t thread_share;    /* OpenMP: each thread moves at least this many bytes */
+    size_t alias_span;      /* destination rows a multiple of this apart share one L1 set:
+                               AUTO streams them, the in-cache walk goes down at half of it */
 } tposei_tune;
 
 /* The CPUs the rows below name. */
@@ -1010,6 +1014,11 @@ static void tposei_tune_derive(tposei_tune *t, const tposei_cpu *c)
     /* a team's start costs a few microseconds: a thread's share of 128 KiB pays for it
        (1.2-1.5x on 2 threads, warm; MEASURED.md, "Threads") */
     t->thread_share = 131072;
+    /* Plain stores to rows in one L1 set wait on each other's fills, warm or cold: such
+       destinations ran at 0.06-0.2 of memcpy in L2 and L3 against 0.3-0.65 streamed, and
+       rows half that far apart (two sets) at twice the speed walked down instead of across
+       (MEASURED.md, "Destination rows in one L1 set"). A VIPT L1 spans a 4 KiB page. */
+    t->alias_span = c->l1_span >= 1024 ? c->l1_span : 4096;
 }
 
 /* Derived values, then the rows of this CPU's class. */
@@ -1047,7 +1056,7 @@ static void tposei_context_fill(tposei_context *x, int cls)
 {
     tposei_cpu *c = &x->cpu; /* filled in place: a struct copy may be a call to memcpy */
     c->isa = c->vendor = c->family = c->model = 0;
-    c->l1d = c->l2 = c->l3 = c->tlb2 = 0;
+    c->l1d = c->l2 = c->l3 = c->l1_span = c->tlb2 = 0;
     tposei_arch_probe(c);
     tposei_tune_fill(&x->tune, c, cls < 0 ? tposei_cpu_class(c) : (unsigned)cls);
 }
@@ -1927,23 +1936,40 @@ static void tposei_lines_strip(const tposei_job *job, const tposei_kset *k, size
         }
 }
 
+/* The L1 sets that rows `stride` bytes apart fall in, for an L1 way of `span` bytes. */
+static size_t tposei_row_sets(size_t stride, size_t span)
+{
+    size_t a = span, b = stride % span;
+    while (b) { /* gcd(stride, span) */
+        const size_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return span / a;
+}
+
 /* The in-cache walk of plain tiles: line blocks (a cache line of elements a side) across
    each band of source rows, each block's tiles down then across so that every destination
-   line is whole before the next tile starts; then the edges. No software prefetch: the data
-   sit in cache, or come as a few row streams the hardware prefetchers follow, and a cursor
-   cost these shapes more than it saved (bench/MEASURED.md, "the in-cache walk by lines"). */
+   line is whole before the next tile starts; then the edges. Where the destination rows
+   fall in two L1 sets or fewer (tune alias_span), the blocks go down each column of blocks
+   instead, so that consecutive blocks write other sets. No software prefetch: the data sit in cache,
+   or come as a few row streams the hardware prefetchers follow, and a cursor cost these
+   shapes more than it saved (bench/MEASURED.md, "the in-cache walk by lines"). */
 TPOSEI_NOINLINE void tposei_walk_lines(const tposei_job *job, const tposei_kset *k)
 {
     const size_t e = k->esize, tile = k->tile, ss = job->src_stride, ds = job->dst_stride;
     const size_t line = TPOSEI_CACHE_LINE / e > tile ? TPOSEI_CACHE_LINE / e : tile;
     const size_t full_r = job->rows - job->rows % line, full_c = job->cols - job->cols % line;
     const size_t across_s = tile * e, across_d = tile * ds;
+    const int down = tposei_row_sets(ds, tposei_tune_get()->alias_span) <= 2;
+    const size_t outer = down ? full_c : full_r, inner = down ? full_r : full_c;
     const tposei_tile_fn fn = k->tile_fn; /* locals: the calls could change what *k holds */
     unsigned char *const dst = job->dst;
     const unsigned char *const src = job->src;
-    size_t rb, cb, r, c;
-    for (rb = 0; rb < full_r; rb += line)
-        for (cb = 0; cb < full_c; cb += line) {
+    size_t i, j, r, c;
+    for (i = 0; i < outer; i += line)
+        for (j = 0; j < inner; j += line) {
+            const size_t rb = down ? j : i, cb = down ? i : j;
             const unsigned char *s = src + rb * ss + cb * e;
             unsigned char *d = dst + cb * ds + rb * e;
             for (c = 0; c < line; c += tile, s += across_s, d += across_d)
@@ -2258,6 +2284,16 @@ static size_t tposei_bytes_of(size_t rows, size_t cols, size_t esize)
     return tposei_mul(rows, cols, &bytes) && tposei_mul(bytes, esize, &bytes) ? bytes : (size_t)-1;
 }
 
+/* The destination bytes AUTO weighs for streaming: SIZE_MAX, whatever the size, where the
+   destination rows (dst_stride apart, more than one) all fall in one L1 set (tune
+   alias_span), as plain stores to them stall. */
+static size_t tposei_stream_bytes(size_t rows, size_t cols, size_t esize, size_t dst_stride)
+{
+    const size_t span = tposei_tune_get()->alias_span;
+    return cols > 1 && tposei_row_sets(dst_stride, span) == 1 ? (size_t)-1
+                                                              : tposei_bytes_of(rows, cols, esize);
+}
+
 /* The threads for a transpose of `bytes`: the setting, no more than leave each tune
    thread_share bytes, and one inside any parallel region (a team never nests). */
 static size_t tposei_team(size_t bytes)
@@ -2392,7 +2428,9 @@ TPOSE_API int tpose_kernel_supported(tpose_kernel kernel, size_t esize)
 
 TPOSE_API tpose_kernel tpose_kernel_auto(size_t rows, size_t cols, size_t esize)
 {
-    return tposei_auto_choice(rows, cols, esize, tposei_bytes_of(rows, cols, esize));
+    size_t stride;
+    if (!tposei_mul(rows, esize, &stride)) stride = 1; /* dense; overflowing shapes stream */
+    return tposei_auto_choice(rows, cols, esize, tposei_stream_bytes(rows, cols, esize, stride));
 }
 
 TPOSE_API size_t tpose_padded_ld(size_t cols, size_t esize)
@@ -2425,7 +2463,8 @@ static tpose_status tposei_matrix_call(tpose_kernel kernel, void *dst, size_t ds
     st = tposei_validate(&job, &empty, dst, dst_ld, src, src_ld, rows, cols, esize);
     if (st != TPOSE_OK || empty) return st;
     if (kernel == TPOSE_KERNEL_AUTO)
-        kernel = tposei_auto_choice(rows, cols, esize, rows * cols * esize);
+        kernel = tposei_auto_choice(rows, cols, esize,
+                                    tposei_stream_bytes(rows, cols, esize, job.dst_stride));
     if (!tposei_supported(kernel, esize)) return TPOSE_ERR_UNSUPPORTED;
     if (ntasks == 1)
         tposei_matrix_run(kernel, &job);

@@ -113,9 +113,24 @@ static void tposei_probe_caches(tposei_cpu *c, unsigned leaf)
                              ((r[1] & 0xFFF) + 1) * ((size_t)r[2] + 1);
         if (type == 2) continue; /* instructions */
         if (level == 1) c->l1d = bytes;
+        if (level == 1) c->l1_span = (size_t)((r[1] & 0xFFF) + 1) * ((size_t)r[2] + 1);
         if (level == 2) c->l2 = bytes;
         if (level == 3) c->l3 = bytes;
     }
+}
+
+/* AMD's older leaves, for guests that hide 8000001Dh (no TOPOEXT): L1d from 80000005h ECX,
+   L2 from 80000006h ECX, in KiB. Their L3 field is not taken: a hypervisor fills it with the
+   whole socket's (508 MiB on a 2-vCPU Zen 5 guest), which would keep AUTO from streaming. */
+static void tposei_probe_caches_legacy(tposei_cpu *c)
+{
+    unsigned r[4];
+    if (!c->l1d && tposei_cpuid(0x80000005u, 0, r)) {
+        const unsigned ways = (r[2] >> 16) & 0xFF; /* 0xFF: fully associative */
+        c->l1d = (size_t)(r[2] >> 24) << 10;
+        if (ways && ways != 0xFF && c->l1d % ways == 0) c->l1_span = c->l1d / ways;
+    }
+    if (!c->l2 && tposei_cpuid(0x80000006u, 0, r)) c->l2 = (size_t)(r[2] >> 16) << 10;
 }
 
 /* Second-level TLB entries for 4 KiB pages: AMD's 80000006h EBX, Intel's leaf 18h
@@ -145,6 +160,7 @@ static void tposei_arch_probe(tposei_cpu *c)
     c->family = base == 0xF ? base + ((r[0] >> 20) & 0xFF) : base;
     c->model = ((r[0] >> 4) & 0xF) | ((r[0] >> 12) & 0xF0);
     tposei_probe_caches(c, c->vendor == TPOSEI_VENDOR_AMD ? 0x8000001Du : 4);
+    if (c->vendor == TPOSEI_VENDOR_AMD) tposei_probe_caches_legacy(c);
     c->tlb2 = tposei_probe_tlb(c->vendor);
 }
 

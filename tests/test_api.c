@@ -151,6 +151,12 @@ static void kernel_limit(void)
         TT_CHECK(tpose_kernel_auto(3, 1000000, 16) == TPOSE_KERNEL_SSE2, "16-byte tiles: 1x1");
     }
     tpose_kernel_limit(TPOSE_KERNEL_AVX2_STREAM);
+    if (tpose_kernel_auto(3000, 3000, 4) == TPOSE_KERNEL_AVX2_STREAM) {
+        /* destination rows 4 KiB apart share one L1 set: streamed at any size */
+        TT_CHECK(tpose_kernel_auto(1024, 16, 4) == TPOSE_KERNEL_AVX2_STREAM, "rows in one set");
+        TT_CHECK(tpose_kernel_auto(1000, 16, 4) == TPOSE_KERNEL_AVX2, "64 KB in cache");
+        TT_CHECK(tpose_kernel_auto(1024, 1, 4) != TPOSE_KERNEL_AVX2_STREAM, "one row");
+    }
     if (tpose_kernel_auto(3000, 3000, 1) == TPOSE_KERNEL_AVX2_STREAM) { /* 32-byte tiles */
         /* short sides of up to 8 elements and 24 bytes: the skinny network (12 in cache);
            9-31 bytes: the 16x16 byte network */

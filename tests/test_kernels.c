@@ -121,6 +121,29 @@ static void wide_leading_dims(void)
                 }
 }
 
+/* Destination rows 512 bytes to 6 KiB apart, which fall in few L1 sets: the in-cache walk
+   goes down columns of blocks there and AUTO streams. */
+static void crowded_rows(void)
+{
+    static const size_t strides[] = {512, 1024, 2048, 4096, 6144};
+    static const size_t cols[] = {67, 130};
+    size_t e, i, c, less;
+    for (e = 0; e < N_ESIZES; e++)
+        for (i = 0; i < sizeof strides / sizeof *strides; i++)
+            for (c = 0; c < 2; c++)
+                for (less = 0; less < 2; less++) {
+                    shape s = {0, 0, 0, 0, 0, 0, 0};
+                    if (strides[i] % esizes[e]) continue;
+                    s.esize = esizes[e];
+                    s.dst_ld = strides[i] / s.esize;
+                    s.rows = s.dst_ld - 5 * less;
+                    s.cols = cols[c];
+                    s.src_ld = s.cols + 3 * less;
+                    s.dst_off = 7 * less;
+                    check_all_kernels(&s);
+                }
+}
+
 /* Source and destination misaligned by every offset 0..63, alone and together. */
 static void misalignment(void)
 {
@@ -196,6 +219,7 @@ int main(void)
                tpose_kernel_supported((tpose_kernel)k, 1) ? "tested" : "not supported here");
     exhaustive_shapes();
     wide_leading_dims();
+    crowded_rows();
     misalignment();
     random_large();
     auto_under_limits();

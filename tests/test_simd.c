@@ -386,6 +386,13 @@ static void check_tune_derive(void)
     c.l2 = (size_t)512 << 10;
     tposei_tune_derive(&t, &c);
     TT_CHECK(t.stream_from == (size_t)512 << 10, "stream_from: L2 without L3");
+    TT_CHECK(t.alias_span == 4096, "alias_span: a page where CPUID gave no L1 way");
+    c.l1_span = 8192;
+    tposei_tune_derive(&t, &c);
+    TT_CHECK(t.alias_span == 8192, "alias_span: the L1 way");
+    TT_CHECK(tposei_row_sets(4096, 4096) == 1 && tposei_row_sets(8192, 4096) == 1, "one set");
+    TT_CHECK(tposei_row_sets(2048, 4096) == 2 && tposei_row_sets(6144, 4096) == 2, "two sets");
+    TT_CHECK(tposei_row_sets(3072, 4096) == 4 && tposei_row_sets(1000, 4096) == 512, "sets");
 }
 
 int main(int argc, char **argv)
