@@ -575,6 +575,11 @@ typedef struct tposei_kit {
        their strides apart); NULL where AVX2 is not allowed */
     tposei_tile_fn tile;
     size_t tile_edge;
+    /* one line_edge x line_edge tile (64 bytes a side) storing whole destination lines
+       non-temporally (destination rows on cache lines; the kit's fence orders them), of the
+       widest streaming set allowed; NULL where none is */
+    tposei_tile_fn line_nt;
+    size_t line_edge;
     /* the threads a transpose moving `bytes` runs on (tpose_set_threads, tune thread_share;
        1 inside a parallel region and without OpenMP) */
     size_t (*team)(size_t bytes);
@@ -1952,9 +1957,9 @@ static size_t tposei_row_sets(size_t stride, size_t span)
    each band of source rows, each block's tiles down then across so that every destination
    line is whole before the next tile starts; then the edges. Where the destination rows
    fall in two L1 sets or fewer (tune alias_span), the blocks go down each column of blocks
-   instead, so that consecutive blocks write other sets. No software prefetch: the data sit in cache,
-   or come as a few row streams the hardware prefetchers follow, and a cursor cost these
-   shapes more than it saved (bench/MEASURED.md, "the in-cache walk by lines"). */
+   instead, so that consecutive blocks write other sets. No software prefetch: the data sit
+   in cache, or come as a few row streams the hardware prefetchers follow, and a cursor cost
+   these shapes more than it saved (bench/MEASURED.md, "the in-cache walk by lines"). */
 TPOSEI_NOINLINE void tposei_walk_lines(const tposei_job *job, const tposei_kset *k)
 {
     const size_t e = k->esize, tile = k->tile, ss = job->src_stride, ds = job->dst_stride;
@@ -2341,6 +2346,8 @@ TPOSE_API tposei_kit tposei_kit_get(size_t esize)
     kit.fence = NULL;
     kit.tile = NULL;
     kit.tile_edge = 0;
+    kit.line_nt = NULL;
+    kit.line_edge = 0;
     kit.team = tposei_team;
     tposei_arch_kit(&kit, esize, tposei_kit_allowed);
     return kit;

@@ -3202,6 +3202,16 @@ static const tposei_family *tposei_arch_family(tpose_kernel k)
    the streaming row copy (AVX-512's, else AVX2's), the AVX-512 n x 8 network, 8x8 strips and
    gathers; each where the CPU has the ISA and tpose_kernel_limit() allows the kernel that
    uses it. */
+/* The streaming family's line tile for `esize`, where its set has one. */
+static void tposei_kit_lines(tposei_kit *kit, tpose_kernel family, size_t esize)
+{
+    const tposei_kset *k = tposei_set_for(tposei_arch_family(family), esize);
+    if (k && k->line) {
+        kit->line_nt = k->nt[0];
+        kit->line_edge = k->line;
+    }
+}
+
 static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_kernel k))
 {
     const tposei_kset *avx2 = allowed(TPOSE_KERNEL_AVX2)
@@ -3218,12 +3228,14 @@ static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_
     if (tposei_cpu_has(TPOSEI_ISA_AVX2) && allowed(TPOSE_KERNEL_AVX2_STREAM)) {
         kit->stream_row = tposei_stream_row_avx2;
         kit->fence = tposei_stream_fence;
+        tposei_kit_lines(kit, TPOSE_KERNEL_AVX2_STREAM, esize);
     }
     if (!tposei_cpu_has(TPOSEI_ISA_AVX512)) return;
     if (allowed(TPOSE_KERNEL_AVX512_STREAM)) {
         kit->rows8 = tposei_kit_rows8;
         kit->stream_row = tposei_stream_row_avx512;
         kit->fence = tposei_stream_fence;
+        tposei_kit_lines(kit, TPOSE_KERNEL_AVX512_STREAM, esize);
     }
     if (allowed(TPOSE_KERNEL_AVX512)) {
         kit->strip8 = tposei_u64_8x8_strip;

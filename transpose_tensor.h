@@ -142,7 +142,8 @@ typedef struct tposei_tp_plan {
     uint32_t kind;
     tpose_kernel kernel;    /* matrix, tiles: the matrix kernel */
     int stream;             /* wide elements: destination lines non-temporal */
-    int direct;             /* tiles: small slices through the kit's tiles, no matrix call */
+    int direct;             /* tiles: small slices through the kit's tiles, no matrix call
+                               (TPOSEI_TP_DIRECT_*) */
     size_t block;           /* wide elements: blocks of block x block; direct: the tile edge */
     size_t elem;            /* bytes moved as one element (esize times the kept runs) */
     size_t rows, cols;      /* tiles, matrix: one slice, source rows x source cols */
@@ -269,6 +270,11 @@ static size_t tposei_tp_block(size_t elem)
     return t;
 }
 
+/* Streamed slices go through the line tiles only with destination rows up to this: 448-byte
+   rows (112x32 floats) ran at 0.38-0.50 so against 0.48-0.69 through the matrix kernel,
+   rows of 64-256 bytes x1.1-2.1 faster (bench/MEASURED.md, "Line tiles for tensor slices"). */
+#define TPOSEI_TP_LINES_ROW_MAX 256
+
 /* Slices smaller than this go through the kit's tiles directly (tposei_tp_tiles). */
 #ifndef TPOSEI_TP_DIRECT_BELOW
 #define TPOSEI_TP_DIRECT_BELOW 16384
@@ -280,15 +286,30 @@ static int tposei_tp_streams(tpose_kernel k)
     return k == TPOSE_KERNEL_AVX2_STREAM || k == TPOSE_KERNEL_AVX512_STREAM;
 }
 
-/* 1 when a slice goes through the kit's tiles directly: small, both sides at least a tile,
-   and either not streamed or with destination rows that are not whole lines (a streaming
-   kernel then buffers them: 4-byte 48x48 slices, 192-byte rows, stream at 1.00 of memcpy
-   against 0.47 through the tiles; 1-byte 48x48 ones, 48-byte rows, 0.19 against 0.34). */
+/* How small slices go without a matrix call: not (through the matrix kernel), through the
+   kit's 32-byte tiles with plain stores, or through its line tiles streaming whole lines. */
+enum { TPOSEI_TP_DIRECT_NONE, TPOSEI_TP_DIRECT_TILES, TPOSEI_TP_DIRECT_LINES };
+
+/* How a slice goes (TPOSEI_TP_DIRECT_*): small ones whose sides hold a tile directly, through
+   the plain tiles where the destination is not streamed or its rows are not whole lines (a
+   streaming kernel then buffers them: 4-byte 48x48 slices, 192-byte rows, stream at 1.00 of
+   memcpy against 0.47 through the plain tiles; 1-byte 48x48 ones, 48-byte rows, 0.19 against
+   0.34), through the line tiles where the rows are whole line tiles a whole number of lines
+   apart (each slice then checks that it starts on one), fenced once a walk rather than once
+   a slice. */
 static int tposei_tp_direct(const tposei_tp_plan *p, const tposei_kit *kit)
 {
-    return p->elem < TPOSEI_TP_RUN_MIN && kit->tile && p->rows >= kit->tile_edge &&
-           p->cols >= kit->tile_edge && p->rows * p->cols * p->elem < TPOSEI_TP_DIRECT_BELOW &&
-           (!tposei_tp_streams(p->kernel) || p->rows * p->elem % TPOSEI_CACHE_LINE != 0);
+    if (p->elem >= TPOSEI_TP_RUN_MIN || p->rows * p->cols * p->elem >= TPOSEI_TP_DIRECT_BELOW)
+        return TPOSEI_TP_DIRECT_NONE;
+    if (tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0)
+        return kit->line_nt && p->rows % kit->line_edge == 0 && p->cols >= kit->line_edge &&
+                       p->dst_stride % TPOSEI_CACHE_LINE == 0 &&
+                       p->rows * p->elem <= TPOSEI_TP_LINES_ROW_MAX
+                   ? TPOSEI_TP_DIRECT_LINES
+                   : TPOSEI_TP_DIRECT_NONE;
+    return kit->tile && p->rows >= kit->tile_edge && p->cols >= kit->tile_edge
+               ? TPOSEI_TP_DIRECT_TILES
+               : TPOSEI_TP_DIRECT_NONE;
 }
 
 /* The axis whose stride on one side (`dst`: the destination's) is the element, or rank. */
@@ -327,8 +348,9 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n)
    lines its short rows touch beyond those its bytes fill, on both sides (a row of b bytes
    touches b / 64 lines rounded up, and half a line more on average where b is not whole
    lines). A slice through the tiles directly has no call to pay for but plain stores and
-   32-byte tiles: `direct` per byte, and a sixth of the lines' weight. Wide elements are
-   copies, dearer where they are not whole lines. */
+   32-byte tiles: `direct` per byte, and a sixth of the lines' weight; through the line
+   tiles, the kernel's time and the lines without the call. Wide elements are copies, dearer
+   where they are not whole lines. */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
 #define TPOSEI_TP_DIRECT 2.5  /* per byte, a slice through the tiles directly */
@@ -364,7 +386,10 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     waste = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
              (double)p->cols * (double)tposei_tp_halves(p->rows * e)) * 64.0 / 4.0 / slice -
             1.0;
-    if (p->direct) return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_WASTE * waste;
+    if (p->direct == TPOSEI_TP_DIRECT_TILES)
+        return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_WASTE * waste;
+    if (p->direct == TPOSEI_TP_DIRECT_LINES)
+        return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste;
     return tposei_tp_kernel_cost(e) + TPOSEI_TP_CALL / slice + TPOSEI_TP_WASTE * waste;
 }
 
@@ -461,6 +486,7 @@ typedef struct tposei_tp_leaf {
     tposei_tp_stream_fn stream;
     tposei_tile_fn tile; /* direct: the kit's tile, tile_edge on a side */
     size_t tile_edge;
+    int lines; /* the tile is a line tile: destination rows must start on lines */
 } tposei_tp_leaf;
 
 /* The job of the plan's slice at dst and src (filled field by field: a struct copy may be
@@ -498,7 +524,8 @@ static void tposei_tp_leaf_at(const tposei_tp_leaf *l, unsigned char *dst, const
         if (!tposei_job_piece(&sub, &job, lo, hi, den)) return;
         j = &sub;
     }
-    if (l->tile && j->rows >= l->tile_edge && j->cols >= l->tile_edge)
+    if (l->tile && j->rows >= l->tile_edge && j->cols >= l->tile_edge &&
+        (!l->lines || ((uintptr_t)j->dst % TPOSEI_CACHE_LINE == 0 && j->rows % l->tile_edge == 0)))
         tposei_tp_tiles(j, l->tile, l->tile_edge);
     else if (l->run)
         l->run(p->kernel, j);
@@ -525,7 +552,12 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
     leaf.p = p;
     leaf.stream = p->stream ? kit.stream_row : NULL;
     leaf.run = p->elem < TPOSEI_TP_RUN_MIN ? kit.run : NULL;
-    leaf.tile = p->direct && kit.tile_edge == p->block ? kit.tile : NULL;
+    /* the kit may have changed since the plan was made (tpose_kernel_limit): its tiles
+       only where their edge is still the plan's */
+    leaf.lines = p->direct == TPOSEI_TP_DIRECT_LINES && kit.line_nt && kit.line_edge == p->block;
+    leaf.tile = leaf.lines ? kit.line_nt
+                : p->direct == TPOSEI_TP_DIRECT_TILES && kit.tile_edge == p->block ? kit.tile
+                                                                                   : NULL;
     leaf.tile_edge = p->block;
     for (k = depth; k-- > 0;) { /* the first slice's index: steps left along each loop */
         const tposei_tp_axis *a = &p->loop[k];
@@ -551,7 +583,7 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
             src -= a->n * a->ss;
         }
     }
-    if (leaf.stream) kit.fence();
+    if (leaf.stream || leaf.lines) kit.fence();
 }
 
 /* The pieces [*from, *to) of share `task` of `ntasks` of a plan whose slices are each taken
@@ -635,7 +667,9 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
     /* wide elements stream where AUTO would stream a matrix of these bytes */
     p->stream = p->elem >= TPOSEI_TP_RUN_MIN && kit.stream_row &&
                 tposei_tp_streams(kit.pick(64, 64, 4, p->bytes));
-    p->block = p->direct ? kit.tile_edge : tposei_tp_block(p->elem);
+    p->block = p->direct == TPOSEI_TP_DIRECT_TILES   ? kit.tile_edge
+               : p->direct == TPOSEI_TP_DIRECT_LINES ? kit.line_edge
+                                                     : tposei_tp_block(p->elem);
     p->loops = n;
 }
 
@@ -819,7 +853,8 @@ TPOSE_API int tpose_permute_plan_describe(const void *plan, char *buf, size_t bu
                 tposei_tp_putu(&o, p.block);
                 tposei_tp_puts(&o, "x");
                 tposei_tp_putu(&o, p.block);
-                tposei_tp_puts(&o, " avx2 tiles, direct");
+                tposei_tp_puts(&o, p.direct == TPOSEI_TP_DIRECT_LINES ? " line tiles, direct"
+                                                                       : " avx2 tiles, direct");
             } else {
                 tposei_tp_puts(&o, " slices by ");
                 tposei_tp_puts(&o, tpose_kernel_name(p.kernel));
