@@ -1941,18 +1941,6 @@ static void tposei_lines_strip(const tposei_job *job, const tposei_kset *k, size
         }
 }
 
-/* The L1 sets that rows `stride` bytes apart fall in, for an L1 way of `span` bytes. */
-static size_t tposei_row_sets(size_t stride, size_t span)
-{
-    size_t a = span, b = stride % span;
-    while (b) { /* gcd(stride, span) */
-        const size_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return span / a;
-}
-
 /* The in-cache walk of plain tiles: line blocks (a cache line of elements a side) across
    each band of source rows, each block's tiles down then across so that every destination
    line is whole before the next tile starts; then the edges. Where the destination rows
@@ -1966,7 +1954,7 @@ TPOSEI_NOINLINE void tposei_walk_lines(const tposei_job *job, const tposei_kset 
     const size_t line = TPOSEI_CACHE_LINE / e > tile ? TPOSEI_CACHE_LINE / e : tile;
     const size_t full_r = job->rows - job->rows % line, full_c = job->cols - job->cols % line;
     const size_t across_s = tile * e, across_d = tile * ds;
-    const int down = tposei_row_sets(ds, tposei_tune_get()->alias_span) <= 2;
+    const int down = ds % (tposei_tune_get()->alias_span / 2) == 0; /* in 1 or 2 sets */
     const size_t outer = down ? full_c : full_r, inner = down ? full_r : full_c;
     const tposei_tile_fn fn = k->tile_fn; /* locals: the calls could change what *k holds */
     unsigned char *const dst = job->dst;
@@ -2130,7 +2118,7 @@ static void tposei_run_set(const tposei_job *job, const tposei_kset *k, int walk
 }
 
 /* The set a family runs for `esize` on this CPU: the first of its list that fits. */
-static const tposei_kset *tposei_set_for(const tposei_family *f, size_t esize)
+TPOSEI_NOINLINE const tposei_kset *tposei_set_for(const tposei_family *f, size_t esize)
 {
     const tposei_kset *const *s;
     for (s = f->sets; s && *s; s++)
@@ -2290,13 +2278,11 @@ static size_t tposei_bytes_of(size_t rows, size_t cols, size_t esize)
 }
 
 /* The destination bytes AUTO weighs for streaming: SIZE_MAX, whatever the size, where the
-   destination rows (dst_stride apart, more than one) all fall in one L1 set (tune
+   destination's `drows` rows (dst_stride apart, more than one) all fall in one L1 set (tune
    alias_span), as plain stores to them stall. */
-static size_t tposei_stream_bytes(size_t rows, size_t cols, size_t esize, size_t dst_stride)
+TPOSEI_NOINLINE size_t tposei_stream_bytes(size_t bytes, size_t drows, size_t dst_stride)
 {
-    const size_t span = tposei_tune_get()->alias_span;
-    return cols > 1 && tposei_row_sets(dst_stride, span) == 1 ? (size_t)-1
-                                                              : tposei_bytes_of(rows, cols, esize);
+    return drows > 1 && dst_stride % tposei_tune_get()->alias_span == 0 ? (size_t)-1 : bytes;
 }
 
 /* The threads for a transpose of `bytes`: the setting, no more than leave each tune
@@ -2435,9 +2421,9 @@ TPOSE_API int tpose_kernel_supported(tpose_kernel kernel, size_t esize)
 
 TPOSE_API tpose_kernel tpose_kernel_auto(size_t rows, size_t cols, size_t esize)
 {
-    size_t stride;
-    if (!tposei_mul(rows, esize, &stride)) stride = 1; /* dense; overflowing shapes stream */
-    return tposei_auto_choice(rows, cols, esize, tposei_stream_bytes(rows, cols, esize, stride));
+    /* dense; where rows * esize wraps, so do the bytes, and AUTO streams either way */
+    const size_t bytes = tposei_stream_bytes(tposei_bytes_of(rows, cols, esize), cols, rows * esize);
+    return tposei_auto_choice(rows, cols, esize, bytes);
 }
 
 TPOSE_API size_t tpose_padded_ld(size_t cols, size_t esize)
@@ -2471,7 +2457,7 @@ static tpose_status tposei_matrix_call(tpose_kernel kernel, void *dst, size_t ds
     if (st != TPOSE_OK || empty) return st;
     if (kernel == TPOSE_KERNEL_AUTO)
         kernel = tposei_auto_choice(rows, cols, esize,
-                                    tposei_stream_bytes(rows, cols, esize, job.dst_stride));
+                                    tposei_stream_bytes(rows * cols * esize, cols, job.dst_stride));
     if (!tposei_supported(kernel, esize)) return TPOSE_ERR_UNSUPPORTED;
     if (ntasks == 1)
         tposei_matrix_run(kernel, &job);

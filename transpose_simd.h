@@ -119,17 +119,12 @@ static void tposei_probe_caches(tposei_cpu *c, unsigned leaf)
     }
 }
 
-/* AMD's older leaves, for guests that hide 8000001Dh (no TOPOEXT): L1d from 80000005h ECX,
-   L2 from 80000006h ECX, in KiB. Their L3 field is not taken: a hypervisor fills it with the
-   whole socket's (508 MiB on a 2-vCPU Zen 5 guest), which would keep AUTO from streaming. */
-static void tposei_probe_caches_legacy(tposei_cpu *c)
+/* AMD's older leaf 80000006h, for guests that hide 8000001Dh (no TOPOEXT): L2 from ECX, in
+   KiB. Its L3 field (EDX) is not taken: a hypervisor fills it with the whole socket's (508
+   MiB on a 2-vCPU Zen 5 guest), which would keep AUTO from streaming. */
+static void tposei_probe_l2_legacy(tposei_cpu *c)
 {
     unsigned r[4];
-    if (!c->l1d && tposei_cpuid(0x80000005u, 0, r)) {
-        const unsigned ways = (r[2] >> 16) & 0xFF; /* 0xFF: fully associative */
-        c->l1d = (size_t)(r[2] >> 24) << 10;
-        if (ways && ways != 0xFF && c->l1d % ways == 0) c->l1_span = c->l1d / ways;
-    }
     if (!c->l2 && tposei_cpuid(0x80000006u, 0, r)) c->l2 = (size_t)(r[2] >> 16) << 10;
 }
 
@@ -160,7 +155,7 @@ static void tposei_arch_probe(tposei_cpu *c)
     c->family = base == 0xF ? base + ((r[0] >> 20) & 0xFF) : base;
     c->model = ((r[0] >> 4) & 0xF) | ((r[0] >> 12) & 0xF0);
     tposei_probe_caches(c, c->vendor == TPOSEI_VENDOR_AMD ? 0x8000001Du : 4);
-    if (c->vendor == TPOSEI_VENDOR_AMD) tposei_probe_caches_legacy(c);
+    if (c->vendor == TPOSEI_VENDOR_AMD) tposei_probe_l2_legacy(c);
     c->tlb2 = tposei_probe_tlb(c->vendor);
 }
 
@@ -3202,21 +3197,12 @@ static const tposei_family *tposei_arch_family(tpose_kernel k)
    the streaming row copy (AVX-512's, else AVX2's), the AVX-512 n x 8 network, 8x8 strips and
    gathers; each where the CPU has the ISA and tpose_kernel_limit() allows the kernel that
    uses it. */
-/* The streaming family's line tile for `esize`, where its set has one. */
-static void tposei_kit_lines(tposei_kit *kit, tpose_kernel family, size_t esize)
-{
-    const tposei_kset *k = tposei_set_for(tposei_arch_family(family), esize);
-    if (k && k->line) {
-        kit->line_nt = k->nt[0];
-        kit->line_edge = k->line;
-    }
-}
-
 static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_kernel k))
 {
     const tposei_kset *avx2 = allowed(TPOSE_KERNEL_AVX2)
                                   ? tposei_set_for(tposei_arch_family(TPOSE_KERNEL_AVX2), esize)
                                   : NULL;
+    const tposei_kset *lines = NULL; /* the widest streaming set allowed: its line tiles */
     if (avx2 && (esize == 4 || esize == 8)) {
         kit->swap = esize == 4 ? tposei_u32_8x8_swap_avx2 : tposei_u64_4x4_swap_avx2;
         kit->swap_edge = 32 / esize;
@@ -3228,18 +3214,21 @@ static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_
     if (tposei_cpu_has(TPOSEI_ISA_AVX2) && allowed(TPOSE_KERNEL_AVX2_STREAM)) {
         kit->stream_row = tposei_stream_row_avx2;
         kit->fence = tposei_stream_fence;
-        tposei_kit_lines(kit, TPOSE_KERNEL_AVX2_STREAM, esize);
+        lines = avx2; /* one set list for both AVX2 families; allowed(AVX2) as well */
     }
-    if (!tposei_cpu_has(TPOSEI_ISA_AVX512)) return;
-    if (allowed(TPOSE_KERNEL_AVX512_STREAM)) {
+    if (tposei_cpu_has(TPOSEI_ISA_AVX512) && allowed(TPOSE_KERNEL_AVX512_STREAM)) {
         kit->rows8 = tposei_kit_rows8;
         kit->stream_row = tposei_stream_row_avx512;
         kit->fence = tposei_stream_fence;
-        tposei_kit_lines(kit, TPOSE_KERNEL_AVX512_STREAM, esize);
+        lines = tposei_set_for(tposei_arch_family(TPOSE_KERNEL_AVX512_STREAM), esize);
     }
-    if (allowed(TPOSE_KERNEL_AVX512)) {
+    if (tposei_cpu_has(TPOSEI_ISA_AVX512) && allowed(TPOSE_KERNEL_AVX512)) {
         kit->strip8 = tposei_u64_8x8_strip;
         if (esize == 8) kit->gather8 = tposei_gather8_avx512;
+    }
+    if (lines && lines->line) {
+        kit->line_nt = lines->nt[0];
+        kit->line_edge = lines->line;
     }
 }
 
