@@ -112,8 +112,10 @@ static void tposei_probe_caches(tposei_cpu *c, unsigned leaf)
         const size_t bytes = (size_t)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3FF) + 1) *
                              ((r[1] & 0xFFF) + 1) * ((size_t)r[2] + 1);
         if (type == 2) continue; /* instructions */
-        if (level == 1) c->l1d = bytes;
-        if (level == 1) c->l1_span = (size_t)((r[1] & 0xFFF) + 1) * ((size_t)r[2] + 1);
+        if (level == 1) {
+            c->l1d = bytes;
+            c->l1_span = (size_t)((r[1] & 0xFFF) + 1) * ((size_t)r[2] + 1); /* line x sets */
+        }
         if (level == 2) c->l2 = bytes;
         if (level == 3) c->l3 = bytes;
     }

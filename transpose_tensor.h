@@ -271,7 +271,7 @@ static size_t tposei_tp_block(size_t elem)
 }
 
 /* Streamed slices go through the line tiles only with destination rows up to this: 448-byte
-   rows (112x32 floats) ran at 0.38-0.50 so against 0.48-0.69 through the matrix kernel,
+   rows (112x32 floats) ran at 0.38-0.50 against 0.48-0.69 through the matrix kernel,
    rows of 64-256 bytes x1.1-2.1 faster (bench/MEASURED.md, "Line tiles for tensor slices"). */
 #define TPOSEI_TP_LINES_ROW_MAX 256
 
