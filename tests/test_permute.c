@@ -290,7 +290,7 @@ static void random_dims(size_t *dims, size_t rank, const size_t *choice, size_t 
 static void random_outer(pcase *c, int mode, size_t cap)
 {
     static const size_t pads[] = {0, 0, 0, 1, 2, 3, 7, 17};
-    size_t dd[MAXR], k, try_;
+    size_t dd[MAXR] = {0}, k, try_;
     for (k = 0; k < c->rank; k++) dd[k] = c->dims[c->perm[k]];
     c->has_src_outer = mode & 1;
     c->has_dst_outer = (mode >> 1) & 1;
