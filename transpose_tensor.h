@@ -324,14 +324,23 @@ static size_t tposei_tp_unit(const tposei_tp_axis *ax, size_t rank, size_t elem,
 /* The loop order: innermost the axes that step least on one side (the smaller of their two
    strides), so consecutive slices continue the rows, pages and lines of the one before on at
    least that side; the sum of the strides put the far-apart axes innermost instead and made
-   full reversals 2x slower (bench/MEASURED.md). Insertion sort: rank <= 16. */
+   full reversals 2x slower (bench/MEASURED.md). Between axes that step as little, one on
+   each side, `src_first` puts the source's innermost: slices stored as whole lines
+   non-temporally lose nothing to scattered destination lines, while reads from scattered
+   pages wait on memory (4-byte 32x32 slices 0.55 of memcpy with the destination's
+   innermost, 0.75-0.80 with the source's). Insertion sort: rank <= 16. */
 static size_t tposei_tp_key(const tposei_tp_axis *a) { return a->ss < a->ds ? a->ss : a->ds; }
-static void tposei_tp_order(tposei_tp_axis *ax, size_t n)
+static int tposei_tp_outer(const tposei_tp_axis *a, const tposei_tp_axis *b, int src_first)
+{
+    const size_t ka = tposei_tp_key(a), kb = tposei_tp_key(b);
+    return ka > kb || (ka == kb && src_first && a->ss > b->ss);
+}
+static void tposei_tp_order(tposei_tp_axis *ax, size_t n, int src_first)
 {
     size_t i, j;
     for (i = 1; i < n; i++) {
         const tposei_tp_axis a = ax[i];
-        for (j = i; j > 0 && tposei_tp_key(&ax[j - 1]) < tposei_tp_key(&a); j--) ax[j] = ax[j - 1];
+        for (j = i; j > 0 && tposei_tp_outer(&a, &ax[j - 1], src_first); j--) ax[j] = ax[j - 1];
         ax[j] = a;
     }
 }
@@ -659,7 +668,7 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
         p->direct = tposei_tp_direct(p, &kit);
         for (k = 0; k < r; k++)
             if (k != a && k != b) p->loop[n++] = ax[k];
-        tposei_tp_order(p->loop, n);
+        tposei_tp_order(p->loop, n, p->direct == TPOSEI_TP_DIRECT_LINES);
     } else {
         p->kind = TPOSEI_TP_RUNS; /* in destination order: every line written once, in turn */
         for (k = 0; k < r; k++) p->loop[n++] = ax[k];
