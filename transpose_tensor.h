@@ -358,12 +358,15 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, int src_first)
    touches b / 64 lines rounded up, and half a line more on average where b is not whole
    lines). A slice through the tiles directly has no call to pay for but plain stores and
    32-byte tiles: `direct` per byte, and a sixth of the lines' weight; through the line
-   tiles, the kernel's time and the lines without the call. Wide elements are copies, dearer
-   where they are not whole lines. */
+   tiles, the kernel's time and the lines without the call but, for 4 bytes and wider, a
+   cost per slice of its own (4-9 KiB slices ran at 0.52-0.72 of memcpy, 14 KiB ones at
+   0.74-1.02; 2-byte slices, one line tile each, showed none). Wide elements are copies,
+   dearer where they are not whole lines. */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
 #define TPOSEI_TP_DIRECT 2.5  /* per byte, a slice through the tiles directly */
 #define TPOSEI_TP_DIRECT_WASTE 0.5
+#define TPOSEI_TP_LINE_SLICE 3000.0 /* bytes of memcpy: a 4-byte or wider line-tile slice */
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -398,7 +401,8 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     if (p->direct == TPOSEI_TP_DIRECT_TILES)
         return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_WASTE * waste;
     if (p->direct == TPOSEI_TP_DIRECT_LINES)
-        return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste;
+        return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste +
+               (e >= 4 ? TPOSEI_TP_LINE_SLICE / slice : 0.0);
     return tposei_tp_kernel_cost(e) + TPOSEI_TP_CALL / slice + TPOSEI_TP_WASTE * waste;
 }
 
