@@ -324,24 +324,33 @@ static size_t tposei_tp_unit(const tposei_tp_axis *ax, size_t rank, size_t elem,
 /* The loop order: innermost the axes that step least on one side (the smaller of their two
    strides), so consecutive slices continue the rows, pages and lines of the one before on at
    least that side; the sum of the strides put the far-apart axes innermost instead and made
-   full reversals 2x slower (bench/MEASURED.md). Between axes that step as little, one on
-   each side, `src_first` puts the source's innermost: slices stored as whole lines
-   non-temporally lose nothing to scattered destination lines, while reads from scattered
-   pages wait on memory (4-byte 32x32 slices 0.55 of memcpy with the destination's
-   innermost, 0.75-0.80 with the source's). Insertion sort: rank <= 16. */
+   full reversals 2x slower (bench/MEASURED.md). Insertion sort: rank <= 16.
+   With `src_run` (not 0), ties go to the axis that steps less in the source, and the axis
+   that continues the source's rows (stepping src_run bytes there) goes innermost: where the
+   slices store whole destination lines non-temporally, scattered destination lines cost
+   nothing while reads from scattered pages wait on memory (4-byte 32x32 slices 0.55 of
+   memcpy with the destination's rows continued, 0.75-0.80 with the source's; 96x608 ones
+   0.52 -> 0.78). Where the lines are partial, the other way round is faster (2-byte 48x48
+   slices x0.7 with the source's). */
 static size_t tposei_tp_key(const tposei_tp_axis *a) { return a->ss < a->ds ? a->ss : a->ds; }
-static int tposei_tp_outer(const tposei_tp_axis *a, const tposei_tp_axis *b, int src_first)
+static int tposei_tp_outer(const tposei_tp_axis *a, const tposei_tp_axis *b, size_t src_run)
 {
     const size_t ka = tposei_tp_key(a), kb = tposei_tp_key(b);
-    return ka > kb || (ka == kb && src_first && a->ss > b->ss);
+    return ka > kb || (ka == kb && src_run && a->ss > b->ss);
 }
-static void tposei_tp_order(tposei_tp_axis *ax, size_t n, int src_first)
+static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
 {
     size_t i, j;
     for (i = 1; i < n; i++) {
         const tposei_tp_axis a = ax[i];
-        for (j = i; j > 0 && tposei_tp_outer(&a, &ax[j - 1], src_first); j--) ax[j] = ax[j - 1];
+        for (j = i; j > 0 && tposei_tp_outer(&a, &ax[j - 1], src_run); j--) ax[j] = ax[j - 1];
         ax[j] = a;
+    }
+    for (i = 0; i < n && ax[i].ss != src_run; i++) {}
+    for (; i + 1 < n; i++) { /* that axis to the end, the others in order */
+        const tposei_tp_axis a = ax[i];
+        ax[i] = ax[i + 1];
+        ax[i + 1] = a;
     }
 }
 
@@ -672,7 +681,11 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
         p->direct = tposei_tp_direct(p, &kit);
         for (k = 0; k < r; k++)
             if (k != a && k != b) p->loop[n++] = ax[k];
-        tposei_tp_order(p->loop, n, p->direct == TPOSEI_TP_DIRECT_LINES);
+        tposei_tp_order(p->loop, n,
+                        tposei_tp_streams(p->kernel) && p->direct != TPOSEI_TP_DIRECT_TILES &&
+                                p->rows * p->elem % TPOSEI_CACHE_LINE == 0
+                            ? p->cols * p->elem
+                            : 0);
     } else {
         p->kind = TPOSEI_TP_RUNS; /* in destination order: every line written once, in turn */
         for (k = 0; k < r; k++) p->loop[n++] = ax[k];
