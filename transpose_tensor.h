@@ -660,6 +660,15 @@ static void tposei_tp_run(const tposei_tp_plan *p, void *dst, const void *src)
     tposei_tp_share(p, (unsigned char *)dst, (const unsigned char *)src, 0, 1);
 }
 
+/* tposei_tp_order's src_run: a source row's bytes where the slices stream whole
+   destination lines (such slices never take the plain tiles), else 0. */
+static size_t tposei_tp_src_run(const tposei_tp_plan *p)
+{
+    return tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0
+               ? p->cols * p->elem
+               : 0;
+}
+
 /* The case of `r` fused axes, its kernel and loop order (the kit is fetched here, in an
    initialisation: assigned to a declared struct, Clang -O0 calls memcpy, which
    TPOSE_NO_STDLIB forbids). */
@@ -681,11 +690,7 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
         p->direct = tposei_tp_direct(p, &kit);
         for (k = 0; k < r; k++)
             if (k != a && k != b) p->loop[n++] = ax[k];
-        tposei_tp_order(p->loop, n,
-                        tposei_tp_streams(p->kernel) && p->direct != TPOSEI_TP_DIRECT_TILES &&
-                                p->rows * p->elem % TPOSEI_CACHE_LINE == 0
-                            ? p->cols * p->elem
-                            : 0);
+        tposei_tp_order(p->loop, n, tposei_tp_src_run(p));
     } else {
         p->kind = TPOSEI_TP_RUNS; /* in destination order: every line written once, in turn */
         for (k = 0; k < r; k++) p->loop[n++] = ax[k];
