@@ -367,15 +367,13 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
    touches b / 64 lines rounded up, and half a line more on average where b is not whole
    lines). A slice through the tiles directly has no call to pay for but plain stores and
    32-byte tiles: `direct` per byte, and a sixth of the lines' weight; through the line
-   tiles, the kernel's time and the lines without the call but, for 4 bytes and wider, a
-   cost per slice of its own (4-9 KiB slices ran at 0.52-0.72 of memcpy, 14 KiB ones at
-   0.74-1.02; 2-byte slices, one line tile each, showed none). Wide elements are copies,
-   dearer where they are not whole lines. */
+   tiles, the kernel's time and the lines without the call (in bands, they run at 0.8-1.3
+   of memcpy whatever their size). Wide elements are copies, dearer where they are not
+   whole lines. */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
 #define TPOSEI_TP_DIRECT 2.5  /* per byte, a slice through the tiles directly */
 #define TPOSEI_TP_DIRECT_WASTE 0.5
-#define TPOSEI_TP_LINE_SLICE 3000.0 /* bytes of memcpy: a 4-byte or wider line-tile slice */
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -410,8 +408,7 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     if (p->direct == TPOSEI_TP_DIRECT_TILES)
         return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_WASTE * waste;
     if (p->direct == TPOSEI_TP_DIRECT_LINES)
-        return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste +
-               (e >= 4 ? TPOSEI_TP_LINE_SLICE / slice : 0.0);
+        return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste;
     return tposei_tp_kernel_cost(e) + TPOSEI_TP_CALL / slice + TPOSEI_TP_WASTE * waste;
 }
 
@@ -660,13 +657,32 @@ static void tposei_tp_run(const tposei_tp_plan *p, void *dst, const void *src)
     tposei_tp_share(p, (unsigned char *)dst, (const unsigned char *)src, 0, 1);
 }
 
-/* tposei_tp_order's src_run: a source row's bytes where the slices stream whole
-   destination lines (such slices never take the plain tiles), else 0. */
+/* tposei_tp_order's src_run where the slices stream whole destination lines (such slices
+   never take the plain tiles): the bytes from one slice's source to where the next one
+   continues it, a row's where the rows are apart, the whole slice's where they are not.
+   Else 0. */
 static size_t tposei_tp_src_run(const tposei_tp_plan *p)
 {
-    return tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0
-               ? p->cols * p->elem
-               : 0;
+    const size_t row = p->cols * p->elem;
+    if (!tposei_tp_streams(p->kernel) || p->rows * p->elem % TPOSEI_CACHE_LINE != 0) return 0;
+    return p->src_stride == row ? p->rows * row : row;
+}
+
+/* Line-tile slices taller than a line tile, whose source rows are apart, become bands of
+   line_edge rows, the bands a loop of their own (n loops before, returns those after): with
+   the loop that continues the source rows inside it, a band reads line_edge rows at a time
+   rather than all of a slice's, and the hardware prefetcher follows 16 streams where it
+   loses 48 (4-byte 48x48 slices x1.4-1.9; bench/MEASURED.md, "Bands of line tiles"). */
+static size_t tposei_tp_bands(tposei_tp_plan *p, const tposei_kit *kit, size_t n)
+{
+    if (p->direct != TPOSEI_TP_DIRECT_LINES || p->rows <= kit->line_edge ||
+        p->src_stride == p->cols * p->elem)
+        return n;
+    p->loop[n].n = p->rows / kit->line_edge;
+    p->loop[n].ss = kit->line_edge * p->src_stride;
+    p->loop[n].ds = kit->line_edge * p->elem;
+    p->rows = kit->line_edge;
+    return n + 1;
 }
 
 /* The case of `r` fused axes, its kernel and loop order (the kit is fetched here, in an
@@ -690,6 +706,7 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
         p->direct = tposei_tp_direct(p, &kit);
         for (k = 0; k < r; k++)
             if (k != a && k != b) p->loop[n++] = ax[k];
+        n = tposei_tp_bands(p, &kit, n);
         tposei_tp_order(p->loop, n, tposei_tp_src_run(p));
     } else {
         p->kind = TPOSEI_TP_RUNS; /* in destination order: every line written once, in turn */

@@ -551,6 +551,12 @@ static void large_shapes(void)
         {4, 8, {32, 16, 256, 16}, {0, 3, 2, 1}, {0}, {0}},
         {4, 1, {32, 64, 64, 64}, {0, 3, 2, 1}, {0}, {0}},
         {4, 4, {64, 48, 60, 32}, {0, 3, 2, 1}, {0}, {64, 32, 60, 49}}, /* 48 columns, padded */
+        /* taller than a line tile, source rows apart: bands of line_edge rows */
+        {4, 4, {48, 40, 25, 48}, {3, 2, 1, 0}, {0}, {0}},
+        {4, 8, {32, 40, 25, 32}, {3, 2, 1, 0}, {0}, {33, 26, 41, 40}},
+        {4, 2, {64, 20, 40, 64}, {3, 1, 2, 0}, {0}, {0}},
+        /* source rows adjacent (each slice one block): no bands */
+        {4, 4, {40, 25, 48, 48}, {1, 0, 3, 2}, {0}, {0}},
     };
     size_t i;
     for (i = 0; i < sizeof t / sizeof *t; i++) {
@@ -569,6 +575,14 @@ static void large_shapes(void)
             strstr(tpose_kernel_name(tpose_kernel_auto(32, 32 * 64 * 64, 4)), "stream"))
             TT_CHECK(strstr(last_describe, "line tiles") != NULL,
                      "32x32 float slices, streamed: the line tiles, not %s", last_describe);
+        if (t[i].dims[0] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
+            TT_CHECK(strstr(last_describe, " 16x48 slices") != NULL,
+                     "48x48 float slices through the line tiles: bands of 16 rows, not %s",
+                     last_describe);
+        if (t[i].dims[2] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
+            TT_CHECK(strstr(last_describe, " 48x48 slices") != NULL,
+                     "48x48 float slices of adjacent source rows: no bands, not %s",
+                     last_describe);
     }
 }
 
