@@ -366,14 +366,15 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
    lines its short rows touch beyond those its bytes fill, on both sides (a row of b bytes
    touches b / 64 lines rounded up, and half a line more on average where b is not whole
    lines). A slice through the tiles directly has no call to pay for but plain stores and
-   32-byte tiles: `direct` per byte, and a sixth of the lines' weight; through the line
+   32-byte tiles: `direct` per byte, and more for each source row it reads at once (the
+   streams the prefetcher follows; fitted on 16- to 112-row slices); through the line
    tiles, the kernel's time and the lines without the call (in bands, they run at 0.8-1.3
    of memcpy whatever their size). Wide elements are copies, dearer where they are not
    whole lines. */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
-#define TPOSEI_TP_DIRECT 2.5  /* per byte, a slice through the tiles directly */
-#define TPOSEI_TP_DIRECT_WASTE 0.5
+#define TPOSEI_TP_DIRECT 1.8  /* per byte, a slice through the tiles directly */
+#define TPOSEI_TP_DIRECT_ROW 0.013 /* ... and per source row it reads at once */
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -406,7 +407,7 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
              (double)p->cols * (double)tposei_tp_halves(p->rows * e)) * 64.0 / 4.0 / slice -
             1.0;
     if (p->direct == TPOSEI_TP_DIRECT_TILES)
-        return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_WASTE * waste;
+        return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_ROW * (double)p->rows;
     if (p->direct == TPOSEI_TP_DIRECT_LINES)
         return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste;
     return tposei_tp_kernel_cost(e) + TPOSEI_TP_CALL / slice + TPOSEI_TP_WASTE * waste;
@@ -657,31 +658,74 @@ static void tposei_tp_run(const tposei_tp_plan *p, void *dst, const void *src)
     tposei_tp_share(p, (unsigned char *)dst, (const unsigned char *)src, 0, 1);
 }
 
-/* tposei_tp_order's src_run where the slices stream whole destination lines (such slices
-   never take the plain tiles): the bytes from one slice's source to where the next one
-   continues it, a row's where the rows are apart, the whole slice's where they are not.
-   Else 0. */
-static size_t tposei_tp_src_run(const tposei_tp_plan *p)
+/* 1 where the destination outgrows the caches: AUTO would stream a matrix of these bytes. */
+static int tposei_tp_big(const tposei_tp_plan *p, const tposei_kit *kit)
+{
+    return tposei_tp_streams(kit->pick(64, 64, 4, p->bytes));
+}
+
+/* The most source rows a slice of a big tensor reads at once with the loop that continues
+   them innermost: the hardware prefetcher follows 16-32 streams and loses 48 (a gathering
+   copy from 48 places runs at 0.41-0.49 of memcpy, from 16 at 0.92-1.5; bench/MEASURED.md,
+   "Bands of line tiles"). */
+#define TPOSEI_TP_ROWS_AT_ONCE 32
+
+/* tposei_tp_order's src_run where the slices stream whole destination lines, or where the
+   tensor is big and they go through the plain tiles at most TPOSEI_TP_ROWS_AT_ONCE rows at
+   a time: the bytes from one slice's source to where the next one continues it, a row's
+   where the rows are apart, the whole slice's where they are not. Else 0. */
+static size_t tposei_tp_src_run(const tposei_tp_plan *p, const tposei_kit *kit)
 {
     const size_t row = p->cols * p->elem;
-    if (!tposei_tp_streams(p->kernel) || p->rows * p->elem % TPOSEI_CACHE_LINE != 0) return 0;
+    if (!(tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0) &&
+        !(p->direct == TPOSEI_TP_DIRECT_TILES && p->rows <= TPOSEI_TP_ROWS_AT_ONCE &&
+          tposei_tp_big(p, kit)))
+        return 0;
     return p->src_stride == row ? p->rows * row : row;
 }
 
-/* Line-tile slices taller than a line tile, whose source rows are apart, become bands of
-   line_edge rows, the bands a loop of their own (n loops before, returns those after): with
-   the loop that continues the source rows inside it, a band reads line_edge rows at a time
-   rather than all of a slice's, and the hardware prefetcher follows 16 streams where it
-   loses 48 (4-byte 48x48 slices x1.4-1.9; bench/MEASURED.md, "Bands of line tiles"). */
+/* Tall slices of 1- and 2-byte elements with at most this many columns, which the matrix
+   kernel would take down its narrow path (it reads a chunk's rows, all of them, at once:
+   352x48 slices ran at 0.18-0.23 of memcpy), go in bands too. */
+#define TPOSEI_TP_NARROW_COLS 63
+
+/* The rows of a band of this plan's slices, or 0 for none: a tile's (the line tile's where
+   the slices go through it or a narrow slice's rows hold whole ones, else the plain tile's)
+   where a slice of a big tensor, its source rows apart, is taller than that and a multiple
+   of it. */
+static size_t tposei_tp_band(const tposei_tp_plan *p, const tposei_kit *kit)
+{
+    size_t edge;
+    if (p->src_stride == p->cols * p->elem || !tposei_tp_big(p, kit)) return 0;
+    if (p->direct == TPOSEI_TP_DIRECT_NONE) {
+        if (p->elem > 2 || p->cols > TPOSEI_TP_NARROW_COLS || p->rows <= TPOSEI_TP_ROWS_AT_ONCE)
+            return 0;
+        edge = kit->line_nt && p->rows % kit->line_edge == 0 ? kit->line_edge
+               : kit->tile                                   ? kit->tile_edge
+                                                             : 0;
+    } else {
+        edge = p->direct == TPOSEI_TP_DIRECT_LINES ? kit->line_edge : kit->tile_edge;
+    }
+    return edge && p->rows > edge && p->rows % edge == 0 ? edge : 0;
+}
+
+/* Slices cut into bands (tposei_tp_band), the bands a loop of their own (n loops before,
+   returns those after): with the loop that continues the source rows inside it, a band
+   reads 16-32 rows at a time where a slice read 48-352 (4-byte 48x48 slices x1.4-1.9,
+   2-byte x1.5-1.8, 2-byte 352x48 x1.4-3). A band of a narrow slice is small enough for the
+   tiles: its kernel and path are chosen again. */
 static size_t tposei_tp_bands(tposei_tp_plan *p, const tposei_kit *kit, size_t n)
 {
-    if (p->direct != TPOSEI_TP_DIRECT_LINES || p->rows <= kit->line_edge ||
-        p->src_stride == p->cols * p->elem)
-        return n;
-    p->loop[n].n = p->rows / kit->line_edge;
-    p->loop[n].ss = kit->line_edge * p->src_stride;
-    p->loop[n].ds = kit->line_edge * p->elem;
-    p->rows = kit->line_edge;
+    const size_t edge = tposei_tp_band(p, kit);
+    if (edge == 0) return n;
+    p->loop[n].n = p->rows / edge;
+    p->loop[n].ss = edge * p->src_stride;
+    p->loop[n].ds = edge * p->elem;
+    p->rows = edge;
+    if (p->direct == TPOSEI_TP_DIRECT_NONE) {
+        p->kernel = kit->pick(p->rows, p->cols, p->elem, p->bytes);
+        p->direct = tposei_tp_direct(p, kit);
+    }
     return n + 1;
 }
 
@@ -707,14 +751,13 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
         for (k = 0; k < r; k++)
             if (k != a && k != b) p->loop[n++] = ax[k];
         n = tposei_tp_bands(p, &kit, n);
-        tposei_tp_order(p->loop, n, tposei_tp_src_run(p));
+        tposei_tp_order(p->loop, n, tposei_tp_src_run(p, &kit));
     } else {
         p->kind = TPOSEI_TP_RUNS; /* in destination order: every line written once, in turn */
         for (k = 0; k < r; k++) p->loop[n++] = ax[k];
     }
     /* wide elements stream where AUTO would stream a matrix of these bytes */
-    p->stream = p->elem >= TPOSEI_TP_RUN_MIN && kit.stream_row &&
-                tposei_tp_streams(kit.pick(64, 64, 4, p->bytes));
+    p->stream = p->elem >= TPOSEI_TP_RUN_MIN && kit.stream_row && tposei_tp_big(p, &kit);
     p->block = p->direct == TPOSEI_TP_DIRECT_TILES   ? kit.tile_edge
                : p->direct == TPOSEI_TP_DIRECT_LINES ? kit.line_edge
                                                      : tposei_tp_block(p->elem);

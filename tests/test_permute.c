@@ -555,6 +555,12 @@ static void large_shapes(void)
         {4, 4, {48, 40, 25, 48}, {3, 2, 1, 0}, {0}, {0}},
         {4, 8, {32, 40, 25, 32}, {3, 2, 1, 0}, {0}, {33, 26, 41, 40}},
         {4, 2, {64, 20, 40, 64}, {3, 1, 2, 0}, {0}, {0}},
+        {4, 2, {48, 60, 40, 48}, {3, 2, 1, 0}, {0}, {0}},   /* plain tiles: bands of 16 */
+        {4, 2, {112, 40, 40, 32}, {3, 2, 1, 0}, {0}, {32, 40, 41, 114}},
+        {4, 1, {128, 30, 30, 96}, {3, 2, 1, 0}, {0}, {0}},  /* bands of 64 bytes */
+        /* narrow slices (48 columns) of 352 rows: bands of 32 rows through the tiles */
+        {4, 2, {352, 60, 4, 48}, {3, 2, 1, 0}, {0}, {0}},
+        {4, 1, {352, 60, 8, 48}, {3, 2, 1, 0}, {0}, {48, 8, 61, 352}},
         /* source rows adjacent (each slice one block): no bands */
         {4, 4, {40, 25, 48, 48}, {1, 0, 3, 2}, {0}, {0}},
     };
@@ -578,6 +584,15 @@ static void large_shapes(void)
         if (t[i].dims[0] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
             TT_CHECK(strstr(last_describe, " 16x48 slices") != NULL,
                      "48x48 float slices through the line tiles: bands of 16 rows, not %s",
+                     last_describe);
+        if (t[i].dims[0] == 48 && t[i].esize == 2 && strstr(last_describe, "avx2 tiles") &&
+            strstr(tpose_kernel_name(tpose_kernel_auto(48, 48 * 2400, 2)), "stream"))
+            TT_CHECK(strstr(last_describe, " 16x48 slices") != NULL,
+                     "48x48 2-byte slices of a big tensor: bands of 16 rows, not %s",
+                     last_describe);
+        if (t[i].dims[0] == 352 && t[i].esize <= 2 && strstr(last_describe, "tiles, direct"))
+            TT_CHECK(strstr(last_describe, " 32x48 slices") != NULL,
+                     "352x48 slices of %zu-byte elements: bands of 32 rows, not %s", t[i].esize,
                      last_describe);
         if (t[i].dims[2] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
             TT_CHECK(strstr(last_describe, " 48x48 slices") != NULL,
