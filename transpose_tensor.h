@@ -671,15 +671,16 @@ static int tposei_tp_big(const tposei_tp_plan *p, const tposei_kit *kit)
 #define TPOSEI_TP_ROWS_AT_ONCE 32
 
 /* tposei_tp_order's src_run where the slices stream whole destination lines, or where the
-   tensor is big and they go through the plain tiles at most TPOSEI_TP_ROWS_AT_ONCE rows at
-   a time: the bytes from one slice's source to where the next one continues it, a row's
-   where the rows are apart, the whole slice's where they are not. Else 0. */
+   tensor is big and they go through the plain tiles reading at most TPOSEI_TP_ROWS_AT_ONCE
+   rows at a time or one block (adjacent rows: one stream): the bytes from one slice's
+   source to where the next one continues it, a row's where the rows are apart, the whole
+   slice's where they are not. Else 0. */
 static size_t tposei_tp_src_run(const tposei_tp_plan *p, const tposei_kit *kit)
 {
     const size_t row = p->cols * p->elem;
     if (!(tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0) &&
-        !(p->direct == TPOSEI_TP_DIRECT_TILES && p->rows <= TPOSEI_TP_ROWS_AT_ONCE &&
-          tposei_tp_big(p, kit)))
+        !(p->direct == TPOSEI_TP_DIRECT_TILES &&
+          (p->rows <= TPOSEI_TP_ROWS_AT_ONCE || p->src_stride == row) && tposei_tp_big(p, kit)))
         return 0;
     return p->src_stride == row ? p->rows * row : row;
 }
