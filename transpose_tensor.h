@@ -370,7 +370,8 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
    streams the prefetcher follows; fitted on 16- to 112-row slices); through the line
    tiles, the kernel's time and the lines without the call (in bands, they run at 0.8-1.3
    of memcpy whatever their size). Wide elements are copies, dearer where they are not
-   whole lines. */
+   whole lines: by half a line per element, the source side's part line on average (the
+   destination's rows are gathered whole). */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
 #define TPOSEI_TP_DIRECT 1.8  /* per byte, a slice through the tiles directly */
@@ -400,7 +401,7 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     const size_t e = p->elem;
     double slice, waste;
     if (p->kind == TPOSEI_TP_COPY || p->kind == TPOSEI_TP_EMPTY) return 1.0;
-    if (e >= TPOSEI_TP_RUN_MIN) return (p->stream ? 0.9 : 1.2) + (e % 64 ? 64.0 / (double)e : 0.0);
+    if (e >= TPOSEI_TP_RUN_MIN) return (p->stream ? 0.9 : 1.2) + (e % 64 ? 32.0 / (double)e : 0.0);
     if (p->kind == TPOSEI_TP_RUNS) return 1.0 + 24.0 / (double)e; /* short runs */
     slice = (double)p->rows * (double)p->cols * (double)e;
     waste = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
