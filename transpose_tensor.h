@@ -694,11 +694,12 @@ static size_t tposei_tp_src_run(const tposei_tp_plan *p, const tposei_kit *kit)
 /* The rows of a band of this plan's slices, or 0 for none: a tile's (the line tile's where
    the slices go through it or a narrow slice's rows hold whole ones, else the plain tile's)
    where a slice of a big tensor, its source rows apart, is taller than that and a multiple
-   of it. */
+   of it. A plan that fused to a matrix keeps the matrix kernel's own walk. */
 static size_t tposei_tp_band(const tposei_tp_plan *p, const tposei_kit *kit)
 {
     size_t edge;
-    if (p->src_stride == p->cols * p->elem || !tposei_tp_big(p, kit)) return 0;
+    if (p->kind != TPOSEI_TP_TILES || p->src_stride == p->cols * p->elem || !tposei_tp_big(p, kit))
+        return 0;
     if (p->direct == TPOSEI_TP_DIRECT_NONE) {
         if (p->elem > 2 || p->cols > TPOSEI_TP_NARROW_COLS || p->rows <= TPOSEI_TP_ROWS_AT_ONCE)
             return 0;
@@ -718,16 +719,22 @@ static size_t tposei_tp_band(const tposei_tp_plan *p, const tposei_kit *kit)
    tiles: its kernel and path are chosen again. */
 static size_t tposei_tp_bands(tposei_tp_plan *p, const tposei_kit *kit, size_t n)
 {
-    const size_t edge = tposei_tp_band(p, kit);
+    const size_t edge = tposei_tp_band(p, kit), rows = p->rows;
+    const tpose_kernel kernel = p->kernel;
     if (edge == 0) return n;
-    p->loop[n].n = p->rows / edge;
-    p->loop[n].ss = edge * p->src_stride;
-    p->loop[n].ds = edge * p->elem;
     p->rows = edge;
     if (p->direct == TPOSEI_TP_DIRECT_NONE) {
         p->kernel = kit->pick(p->rows, p->cols, p->elem, p->bytes);
         p->direct = tposei_tp_direct(p, kit);
+        if (p->direct == TPOSEI_TP_DIRECT_NONE) { /* the tiles cannot take such a band */
+            p->rows = rows;
+            p->kernel = kernel;
+            return n;
+        }
     }
+    p->loop[n].n = rows / edge;
+    p->loop[n].ss = edge * p->src_stride;
+    p->loop[n].ds = edge * p->elem;
     return n + 1;
 }
 

@@ -561,6 +561,9 @@ static void large_shapes(void)
         /* narrow slices (48 columns) of 352 rows: bands of 32 rows through the tiles */
         {4, 2, {352, 60, 4, 48}, {3, 2, 1, 0}, {0}, {0}},
         {4, 1, {352, 60, 8, 48}, {3, 2, 1, 0}, {0}, {48, 8, 61, 352}},
+        {2, 2, {100000, 48}, {1, 0}, {100000, 50}, {0}}, /* a matrix: its kernel, no bands */
+        /* destination rows off lines: no line tiles, so no bands of narrow slices */
+        {4, 2, {352, 60, 4, 48}, {3, 2, 1, 0}, {0}, {48, 4, 60, 353}},
         /* source rows adjacent (each slice one block): no bands */
         {4, 4, {40, 25, 48, 48}, {1, 0, 3, 2}, {0}, {0}},
     };
@@ -589,6 +592,11 @@ static void large_shapes(void)
             strstr(tpose_kernel_name(tpose_kernel_auto(48, 48 * 2400, 2)), "stream"))
             TT_CHECK(strstr(last_describe, " 16x48 slices") != NULL,
                      "48x48 2-byte slices of a big tensor: bands of 16 rows, not %s",
+                     last_describe);
+        if (t[i].rank == 2)
+            TT_CHECK(strstr(last_describe, "matrix (two axes swapped)") != NULL &&
+                         strstr(last_describe, "loops") == NULL,
+                     "a permutation that fuses to a matrix: one matrix call, not %s",
                      last_describe);
         if (t[i].dims[0] == 352 && t[i].esize <= 2 && strstr(last_describe, "tiles, direct"))
             TT_CHECK(strstr(last_describe, " 32x48 slices") != NULL,
