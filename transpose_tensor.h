@@ -147,6 +147,8 @@ typedef struct tposei_tp_plan {
     size_t block;           /* wide elements: blocks of block x block; direct: the tile edge */
     size_t elem;            /* bytes moved as one element (esize times the kept runs) */
     size_t rows, cols;      /* tiles, matrix: one slice, source rows x source cols */
+    size_t bands;           /* tiles: the slices cut into this many bands of `rows` rows
+                               (their index one of the loops); 0 where not cut */
     size_t src_stride;      /* ... its source rows, bytes apart */
     size_t dst_stride;      /* ... its destination rows */
     size_t loops;           /* axes in loop[] */
@@ -732,7 +734,8 @@ static size_t tposei_tp_bands(tposei_tp_plan *p, const tposei_kit *kit, size_t n
             return n;
         }
     }
-    p->loop[n].n = rows / edge;
+    p->bands = rows / edge;
+    p->loop[n].n = p->bands;
     p->loop[n].ss = edge * p->src_stride;
     p->loop[n].ds = edge * p->elem;
     return n + 1;
@@ -783,6 +786,7 @@ static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
     p->stream = 0;
     p->direct = 0;
     p->block = 1;
+    p->bands = 0;
     p->elem = sh->esize;
     p->rows = p->cols = p->src_stride = p->dst_stride = p->loops = p->fused = 0;
     p->src_span = p->dst_span = p->bytes = 0;
@@ -940,16 +944,23 @@ TPOSE_API int tpose_permute_plan_describe(const void *plan, char *buf, size_t bu
         if (p.stream) tposei_tp_puts(&o, ", streamed");
         if (p.kind == TPOSEI_TP_MATRIX || p.kind == TPOSEI_TP_TILES) {
             tposei_tp_puts(&o, "; ");
-            tposei_tp_putu(&o, p.rows);
+            tposei_tp_putu(&o, p.bands ? p.rows * p.bands : p.rows);
             tposei_tp_puts(&o, "x");
             tposei_tp_putu(&o, p.cols);
+            if (p.bands) {
+                tposei_tp_puts(&o, " slices in ");
+                tposei_tp_putu(&o, p.bands);
+                tposei_tp_puts(&o, " bands of ");
+                tposei_tp_putu(&o, p.rows);
+                tposei_tp_puts(&o, " rows,");
+            }
             if (p.elem >= TPOSEI_TP_RUN_MIN) {
                 tposei_tp_puts(&o, " slices, moves in blocks of ");
                 tposei_tp_putu(&o, p.block);
                 tposei_tp_puts(&o, "x");
                 tposei_tp_putu(&o, p.block);
             } else if (p.direct) {
-                tposei_tp_puts(&o, " slices by ");
+                tposei_tp_puts(&o, p.bands ? " by " : " slices by ");
                 tposei_tp_putu(&o, p.block);
                 tposei_tp_puts(&o, "x");
                 tposei_tp_putu(&o, p.block);

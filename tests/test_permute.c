@@ -585,12 +585,12 @@ static void large_shapes(void)
             TT_CHECK(strstr(last_describe, "line tiles") != NULL,
                      "32x32 float slices, streamed: the line tiles, not %s", last_describe);
         if (t[i].dims[0] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
-            TT_CHECK(strstr(last_describe, " 16x48 slices") != NULL,
+            TT_CHECK(strstr(last_describe, " 48x48 slices in 3 bands of 16 rows, by 16x16") != NULL,
                      "48x48 float slices through the line tiles: bands of 16 rows, not %s",
                      last_describe);
         if (t[i].dims[0] == 48 && t[i].esize == 2 && strstr(last_describe, "avx2 tiles") &&
             strstr(tpose_kernel_name(tpose_kernel_auto(48, 48 * 2400, 2)), "stream"))
-            TT_CHECK(strstr(last_describe, " 16x48 slices") != NULL,
+            TT_CHECK(strstr(last_describe, " 48x48 slices in 3 bands of 16 rows, by 16x16") != NULL,
                      "48x48 2-byte slices of a big tensor: bands of 16 rows, not %s",
                      last_describe);
         if (t[i].rank == 2)
@@ -599,11 +599,11 @@ static void large_shapes(void)
                      "a permutation that fuses to a matrix: one matrix call, not %s",
                      last_describe);
         if (t[i].dims[0] == 352 && t[i].esize <= 2 && strstr(last_describe, "tiles, direct"))
-            TT_CHECK(strstr(last_describe, " 32x48 slices") != NULL,
+            TT_CHECK(strstr(last_describe, " 352x48 slices in 11 bands of 32 rows, by 32x32") != NULL,
                      "352x48 slices of %zu-byte elements: bands of 32 rows, not %s", t[i].esize,
                      last_describe);
         if (t[i].dims[2] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
-            TT_CHECK(strstr(last_describe, " 48x48 slices") != NULL,
+            TT_CHECK(strstr(last_describe, " 48x48 slices by 16x16") != NULL,
                      "48x48 float slices of adjacent source rows: no bands, not %s",
                      last_describe);
     }
