@@ -3,7 +3,8 @@
 
    Cases: the threads issue's large matrices (16448^2 bytes, 8256^2 floats, 5824^2 doubles,
    3001x7919 and 10000x3000 floats), the TTC cases at 4-byte elements (bench/ttc-bench.txt
-   and the ML shapes) and, in an OpenMP build, the in-place transposes of the same matrices.
+   and the ML shapes) and, in an OpenMP build, the in-place transposes of the same matrices
+   (3001x7919 in doubles there, the threads issue's in-place rectangle).
    Out-of-place work is split with the task API on the benchmark's own threads (pthreads,
    one share each); with OpenMP the matrices are also timed through tpose_matrix itself
    after tpose_set_threads(T). Every round times memcpy and the operation on one thread,
@@ -194,6 +195,11 @@ static const matrix_case matrices[] = {
     {16448, 16448, 1}, {8256, 8256, 4}, {5824, 5824, 8}, {3001, 7919, 4}, {10000, 3000, 4},
 };
 
+/* In place, the threads issue's rectangles are 3001x7919 doubles and 10000x3000 floats. */
+static const matrix_case in_place[] = {
+    {16448, 16448, 1}, {8256, 8256, 4}, {5824, 5824, 8}, {3001, 7919, 8}, {10000, 3000, 4},
+};
+
 static void print_header(size_t t)
 {
     printf("| case | esize | GB/s x1 | GB/s x%zu | x1 / memcpy x1 | x%zu / memcpy x%zu | "
@@ -231,9 +237,11 @@ static void run(op_ctx *x, const char *name, size_t bytes, size_t t, int reps, s
 
 static void matrix_cases(size_t t, int reps, size_t mib, size_t only, int inplace)
 {
+    const matrix_case *list = inplace ? in_place : matrices;
+    const size_t n = inplace ? sizeof in_place / sizeof *in_place : sizeof matrices / sizeof *matrices;
     size_t i;
-    for (i = 0; i < sizeof matrices / sizeof *matrices; i++) {
-        const matrix_case *c = &matrices[i];
+    for (i = 0; i < n; i++) {
+        const matrix_case *c = &list[i];
         op_ctx x;
         char name[64];
         if (only && only != i + 1) continue;
