@@ -356,6 +356,13 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
     }
 }
 
+/* 1 where a slice's source rows are adjacent: the slice is one block of the source, read as
+   one stream. */
+static int tposei_tp_adjacent(const tposei_tp_plan *p)
+{
+    return p->src_stride == p->cols * p->elem;
+}
+
 /* ======================================================================================== */
 // >>cost
 /* ======================================================================================== */
@@ -368,16 +375,18 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
    lines its short rows touch beyond those its bytes fill, on both sides (a row of b bytes
    touches b / 64 lines rounded up, and half a line more on average where b is not whole
    lines). A slice through the tiles directly has no call to pay for but plain stores and
-   32-byte tiles: `direct` per byte, and more for each source row it reads at once (the
-   streams the prefetcher follows; fitted on 16- to 112-row slices); through the line
-   tiles, the kernel's time and the lines without the call (in bands, they run at 0.8-1.3
-   of memcpy whatever their size). Wide elements are copies, dearer where they are not
-   whole lines: by half a line per element, the source side's part line on average (the
-   destination's rows are gathered whole). */
+   32-byte tiles: `direct` per byte, more for each stream it reads at once (a source row,
+   or one for the whole slice where its rows are adjacent: the streams the prefetcher
+   follows; fitted on 16- to 112-row slices), and a smaller weight of the lines; through
+   the line tiles, the kernel's time and the lines without the call (in bands, they run at
+   0.8-1.3 of memcpy whatever their size). Wide elements are copies, dearer where they are
+   not whole lines: by half a line per element, the source side's part line on average
+   (the destination's rows are gathered whole). */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
-#define TPOSEI_TP_WASTE 3.0   /* weight of the lines touched beyond those needed */
-#define TPOSEI_TP_DIRECT 1.8  /* per byte, a slice through the tiles directly */
-#define TPOSEI_TP_DIRECT_ROW 0.013 /* ... and per source row it reads at once */
+#define TPOSEI_TP_WASTE 2.5   /* weight of the lines touched beyond those needed */
+#define TPOSEI_TP_DIRECT 1.6  /* per byte, a slice through the tiles directly */
+#define TPOSEI_TP_DIRECT_ROW 0.013 /* ... per stream it reads at once */
+#define TPOSEI_TP_DIRECT_WASTE 0.4 /* ... and the weight of its lines beyond those needed */
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -410,7 +419,8 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
              (double)p->cols * (double)tposei_tp_halves(p->rows * e)) * 64.0 / 4.0 / slice -
             1.0;
     if (p->direct == TPOSEI_TP_DIRECT_TILES)
-        return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_ROW * (double)p->rows;
+        return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_WASTE * waste +
+               TPOSEI_TP_DIRECT_ROW * (tposei_tp_adjacent(p) ? 1.0 : (double)p->rows);
     if (p->direct == TPOSEI_TP_DIRECT_LINES)
         return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste;
     return tposei_tp_kernel_cost(e) + TPOSEI_TP_CALL / slice + TPOSEI_TP_WASTE * waste;
@@ -683,9 +693,9 @@ static size_t tposei_tp_src_run(const tposei_tp_plan *p, const tposei_kit *kit)
     const size_t row = p->cols * p->elem;
     if (!(tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0) &&
         !(p->direct == TPOSEI_TP_DIRECT_TILES &&
-          (p->rows <= TPOSEI_TP_ROWS_AT_ONCE || p->src_stride == row) && tposei_tp_big(p, kit)))
+          (p->rows <= TPOSEI_TP_ROWS_AT_ONCE || tposei_tp_adjacent(p)) && tposei_tp_big(p, kit)))
         return 0;
-    return p->src_stride == row ? p->rows * row : row;
+    return tposei_tp_adjacent(p) ? p->rows * row : row;
 }
 
 /* Tall slices of 1- and 2-byte elements with at most this many columns, which the matrix
@@ -700,7 +710,7 @@ static size_t tposei_tp_src_run(const tposei_tp_plan *p, const tposei_kit *kit)
 static size_t tposei_tp_band(const tposei_tp_plan *p, const tposei_kit *kit)
 {
     size_t edge;
-    if (p->kind != TPOSEI_TP_TILES || p->src_stride == p->cols * p->elem || !tposei_tp_big(p, kit))
+    if (p->kind != TPOSEI_TP_TILES || tposei_tp_adjacent(p) || !tposei_tp_big(p, kit))
         return 0;
     if (p->direct == TPOSEI_TP_DIRECT_NONE) {
         if (p->elem > 2 || p->cols > TPOSEI_TP_NARROW_COLS || p->rows <= TPOSEI_TP_ROWS_AT_ONCE)
