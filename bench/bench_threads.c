@@ -238,7 +238,8 @@ static void run(op_ctx *x, const char *name, size_t bytes, size_t t, int reps, s
 static void matrix_cases(size_t t, int reps, size_t mib, size_t only, int inplace)
 {
     const matrix_case *list = inplace ? in_place : matrices;
-    const size_t n = inplace ? sizeof in_place / sizeof *in_place : sizeof matrices / sizeof *matrices;
+    const size_t n = inplace ? sizeof in_place / sizeof *in_place
+                             : sizeof matrices / sizeof *matrices;
     size_t i;
     for (i = 0; i < n; i++) {
         const matrix_case *c = &list[i];
