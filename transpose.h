@@ -884,7 +884,8 @@ typedef struct tposei_tune {
     size_t plain_rows_u8;   /* bytes with destination rows up to this (of down_align): cache */
     int down4;              /* VBMI bytes walked down four rows-once tiles at a time */
     size_t down4_align;     /* ... on destination strides of this multiple */
-    size_t u8_run, u16_run; /* bytes / 2-byte blocks of one tile row by this many bytes */
+    size_t u8_run, u16_run; /* bytes / 2-byte blocks of one tile row by this many bytes;
+                               with u16_run, crowded 2-byte tiles walk down in pairs */
     size_t tile_ahead;      /* 4-16-byte direct blocks across fetched by the tile cursor */
     int pf_pages;           /* bytes' panel bursts end on 4 KiB pages */
     int u8_pipe;            /* bytes walked down by pipelined pairs */
@@ -925,7 +926,7 @@ typedef struct tposei_tune_row {
 static const tposei_tune_row tposei_tune_rows[] = {
     /* Zen 3 (MEASURED.md, "Zen 3 guest") */
     {TPOSEI_CLASS_ZEN3, TPOSEI_T(u8_run), 4096},     /* bytes: 4 KiB source runs read at 0.85-0.99 */
-    {TPOSEI_CLASS_ZEN3, TPOSEI_T(u16_run), 8192},    /* 2-byte: 8 KiB runs, x1.2-1.5 */
+    {TPOSEI_CLASS_ZEN3, TPOSEI_T(u16_run), 8192},    /* 2-byte: 8 KiB runs x1.2-1.5, pairs */
     {TPOSEI_CLASS_ZEN3, TPOSEI_T(tile_ahead), 4096}, /* floats: panels read at 0.39-0.56 there */
     {TPOSEI_CLASS_ZEN3, TPOSEI_T(pf_pages), 1},      /* bytes: page-ended bursts x1.2-1.6 */
     {TPOSEI_CLASS_ZEN3, TPOSEI_T(u8_pipe), 1},       /* bytes walked down: pipelined x1.2-1.5 */
@@ -2046,6 +2047,8 @@ static void tposei_choose(tposei_choice *ch, const tposei_job *job, const tposei
                                      : NULL;
     ch->pair_tiles = k->pair_tiles;
     ch->pair = k->pair[!spread];
+    /* 2-byte pairs on crowded rows won on Zen 3 (beside its runs), lost x0.55 on Zen 4 */
+    if (k->esize == 2 && !spread && !t->u16_run) ch->pair = NULL;
     if (k->column && spread && job->cols < 2 * k->line) {
         ch->pair = k->column;
         ch->pair_tiles = k->column_tiles;
