@@ -798,9 +798,9 @@ enum { TPOSEI_JOIN_LEAD, TPOSEI_JOIN_HEAD, TPOSEI_JOIN_BODY };
    destination's seams are written by `seam`, or 128 (the carry, then the chunk beside it),
    pairs kept from band to band by the whole-width walk. */
 enum { TPOSEI_CARRY_LINES, TPOSEI_CARRY_SEAMS, TPOSEI_CARRY_PAIRS, TPOSEI_CARRY_WHOLE };
-/* When a set's tile pairs (`pair`) may run: always, with the tune table's across_pairs, or
-   as the four-tile column of down4 (see tposei_tune). */
-enum { TPOSEI_PAIR_ALWAYS, TPOSEI_PAIR_ACROSS, TPOSEI_PAIR_DOWN4 };
+/* When a set's tile pairs (`pair`) may run: always, with the tune table's across_pairs, as
+   the four-tile column of down4, or beside its 2-byte runs, u16_run (see tposei_tune). */
+enum { TPOSEI_PAIR_ALWAYS, TPOSEI_PAIR_ACROSS, TPOSEI_PAIR_DOWN4, TPOSEI_PAIR_RUNS };
 
 /* One kernel set: one ISA's micro-kernels for one element size. The walks read nothing
    else of an ISA. Pairs of members [0] / [1] are for source rows that spread over L1 /
@@ -885,7 +885,7 @@ typedef struct tposei_tune {
     int down4;              /* VBMI bytes walked down four rows-once tiles at a time */
     size_t down4_align;     /* ... on destination strides of this multiple */
     size_t u8_run, u16_run; /* bytes / 2-byte blocks of one tile row by this many bytes;
-                               with u16_run, crowded 2-byte tiles walk down in pairs */
+                               with u16_run, AVX2's crowded 2-byte tiles go down in pairs */
     size_t tile_ahead;      /* 4-16-byte direct blocks across fetched by the tile cursor */
     int pf_pages;           /* bytes' panel bursts end on 4 KiB pages */
     int u8_pipe;            /* bytes walked down by pipelined pairs */
@@ -2047,8 +2047,8 @@ static void tposei_choose(tposei_choice *ch, const tposei_job *job, const tposei
                                      : NULL;
     ch->pair_tiles = k->pair_tiles;
     ch->pair = k->pair[!spread];
-    /* 2-byte pairs on crowded rows won on Zen 3 (beside its runs), lost x0.55 on Zen 4 */
-    if (k->esize == 2 && !spread && !t->u16_run) ch->pair = NULL;
+    /* AVX2's 2-byte pairs won on Zen 3 (beside its runs) and lost x0.55 on Zen 4 */
+    if (k->pair_when == TPOSEI_PAIR_RUNS && !t->u16_run) ch->pair = NULL;
     if (k->column && spread && job->cols < 2 * k->line) {
         ch->pair = k->column;
         ch->pair_tiles = k->column_tiles;

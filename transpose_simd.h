@@ -3109,30 +3109,30 @@ static const tposei_kset tposei_sse2_sets[] = {
    to memory (read through an L1 copy where the source rows crowd L1), joined through carry
    pairs; pairs of line tiles for blocks walked down, and for one tile column `col` tiles. */
 #define TPOSEI_AVX2_SET(e, n, fn, shape, nt, nt_crowded, pair, pair_crowded, col, col_tiles,  \
-                        whole, pipe)                                                          \
+                        whole, pipe, when)                                                    \
     {TPOSEI_ISA_AVX2, 0, e, n, fn, NULL, 64 / e, {nt, nt_crowded},                            \
      {tposei_##shape##_avx2_join, tposei_##shape##_avx2_join_staged},                         \
      {tposei_##shape##_avx2_join, tposei_##shape##_avx2_join_staged}, whole,                  \
      tposei_##shape##_avx2_part, {pair, pair_crowded}, 2, col, col_tiles, pipe, NULL, NULL,   \
-     tposei_stream_row_avx2, tposei_stream_fence, tposei_avx2_strips, TPOSEI_PAIR_ALWAYS,     \
-     TPOSEI_CARRY_PAIRS, 0, 1, 1}
+     tposei_stream_row_avx2, tposei_stream_fence, tposei_avx2_strips, when, TPOSEI_CARRY_PAIRS, \
+     0, 1, 1}
 static const tposei_kset tposei_avx2_sets[] = {
     TPOSEI_AVX2_SET(1, 32, tposei_u8_32x32_avx2, u8_64x64, tposei_u8_64x64_avx2_nt,
                     tposei_u8_64x64_avx2_nt, tposei_u8_128x64_avx2_nt, tposei_u8_128x64_avx2_nt,
                     tposei_u8_128x64_avx2_nt, 2, tposei_u8_64x64_avx2_join_park,
-                    tposei_u8_pipe_avx2_nt),
+                    tposei_u8_pipe_avx2_nt, TPOSEI_PAIR_ALWAYS),
     TPOSEI_AVX2_SET(2, 16, tposei_u16_16x16_avx2, u16_32x32, tposei_u16_32x32_avx2_nt,
                     tposei_u16_32x32_avx2_nt_staged, NULL, tposei_u16_64x32_avx2_nt,
-                    tposei_u16_64x32_avx2_nt, 2, NULL, NULL),
+                    tposei_u16_64x32_avx2_nt, 2, NULL, NULL, TPOSEI_PAIR_RUNS),
     TPOSEI_AVX2_SET(4, 8, tposei_u32_8x8_avx2, u32_16x16, tposei_u32_16x16_avx2_nt,
                     tposei_u32_16x16_avx2_quads_staged, NULL, tposei_u32_32x16_avx2_nt,
-                    tposei_u32_64x16_avx2_nt, 4, NULL, NULL),
+                    tposei_u32_64x16_avx2_nt, 4, NULL, NULL, TPOSEI_PAIR_ALWAYS),
     TPOSEI_AVX2_SET(8, 4, tposei_u64_4x4_avx2, u64_8x8, tposei_u64_8x8_avx2_nt,
                     tposei_u64_8x8_avx2_quads_staged, NULL, tposei_u64_16x8_avx2_nt,
-                    tposei_u64_32x8_avx2_nt, 4, NULL, NULL),
+                    tposei_u64_32x8_avx2_nt, 4, NULL, NULL, TPOSEI_PAIR_ALWAYS),
     TPOSEI_AVX2_SET(16, 2, tposei_u128_2x2_avx2, u128_4x4, tposei_u128_4x4_avx2_nt,
                     tposei_u128_4x4_avx2_quads_staged, NULL, tposei_u128_8x4_avx2_nt,
-                    tposei_u128_16x4_avx2_nt, 4, NULL, NULL)};
+                    tposei_u128_16x4_avx2_nt, 4, NULL, NULL, TPOSEI_PAIR_ALWAYS)};
 #undef TPOSEI_AVX2_SET
 
 /* AVX-512: 64-byte tiles everywhere, corners by masked tiles, joins by permutes (word joins
