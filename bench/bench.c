@@ -204,20 +204,11 @@ static void default_sweep(const options *o, size_t esize)
     run_shape(o, big, big, esize);
 }
 
-/* The kernel named `name` (tpose_kernel_name), or -1. */
-static int kernel_by_name(const char *name)
-{
-    int k;
-    for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
-        if (strcmp(name, tpose_kernel_name((tpose_kernel)k)) == 0) return k;
-    return -1;
-}
-
 static int parse_kernels(options *o, char *list)
 {
     char *name = strtok(list, ",");
     for (; name; name = strtok(NULL, ",")) {
-        const int k = kernel_by_name(name);
+        const int k = tb_kernel_by_name(name);
         if (k < 0 && !peer_bits(name)) {
             fprintf(stderr, "tpose-bench: unknown kernel '%s'\n", name);
             return 1;
@@ -261,8 +252,8 @@ static int parse_options(options *o, int argc, char **argv)
             break;
         case 'w': tb_warm = 1; break;
         case 'l':
-            if (kernel_by_name(optarg) < 0) return 1;
-            tpose_kernel_limit((tpose_kernel)kernel_by_name(optarg));
+            if (tb_kernel_by_name(optarg) < 0) return 1;
+            tpose_kernel_limit((tpose_kernel)tb_kernel_by_name(optarg));
             break;
         case 'H': tb_huge_pages = 1; break;
         case 'S': tb_shared_source = 1; break;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "transpose.h"
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -187,6 +189,15 @@ static inline int tb_measure(const tb_pool *pool, size_t copy_bytes, tb_pass_fn 
     out->memcpy_seconds = tb_median(cp_s, reps);
     out->op_ticks = tb_median(op_t, reps);
     return 0;
+}
+
+/* The kernel named `name` (tpose_kernel_name), or -1: for -k and -l. */
+static inline int tb_kernel_by_name(const char *name)
+{
+    int k;
+    for (k = 0; k < (int)TPOSE_KERNEL_COUNT; k++)
+        if (strcmp(name, tpose_kernel_name((tpose_kernel)k)) == 0) return k;
+    return -1;
 }
 
 #endif

@@ -14,7 +14,8 @@
    tpose-bench-permute                        every case at 4, 2 and 1-byte elements
    tpose-bench-permute -e 4 -c 7              case 7 (1-based, in the order printed) only
    options: -f FILE (cases; default the file beside this source)  -e ESIZE (repeatable)
-            -c CASE  -n REPS (default 5)  -m MIB  -w  -v  -H (2 MiB pages)  -h */
+            -c CASE  -n REPS (default 5)  -m MIB  -l KERNEL (tpose_kernel_limit: AUTO as on a CPU
+            whose best is KERNEL, e.g. avx2-stream)  -w  -v  -H (2 MiB pages)  -h */
 #include "bench_common.h"
 #include <unistd.h>
 
@@ -169,7 +170,7 @@ static void summary(size_t esize, tally *t)
 static void usage(void)
 {
     fputs("usage: tpose-bench-permute [-f FILE] [-e ESIZE]... [-c CASE] [-n REPS] [-m MIB] "
-          "[-w] [-v] [-H]\n",
+          "[-l KERNEL] [-w] [-v] [-H]\n",
           stderr);
 }
 
@@ -180,7 +181,7 @@ int main(int argc, char **argv)
     const char *file = TB_CASES_FILE;
     size_t esizes[8], n_esizes = 0, n, i, only = 0, pool_mib = 256, e;
     int reps = 5, verbose = 0, opt, failed = 0;
-    while ((opt = getopt(argc, argv, "f:e:c:n:m:wvHh")) != -1) {
+    while ((opt = getopt(argc, argv, "f:e:c:n:m:l:wvHh")) != -1) {
         switch (opt) {
         case 'f': file = optarg; break;
         case 'e':
@@ -189,6 +190,13 @@ int main(int argc, char **argv)
         case 'c': only = strtoul(optarg, NULL, 10); break;
         case 'n': reps = atoi(optarg); break;
         case 'm': pool_mib = strtoul(optarg, NULL, 10); break;
+        case 'l':
+            if (tb_kernel_by_name(optarg) < 0) {
+                fprintf(stderr, "tpose-bench-permute: unknown kernel '%s'\n", optarg);
+                return 2;
+            }
+            tpose_kernel_limit((tpose_kernel)tb_kernel_by_name(optarg));
+            break;
         case 'w': tb_warm = 1; break;
         case 'v': verbose = 1; break;
         case 'H': tb_huge_pages = 1; break;
