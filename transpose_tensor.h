@@ -292,6 +292,19 @@ static int tposei_tp_streams(tpose_kernel k)
    kit's 32-byte tiles with plain stores, or through its line tiles streaming whole lines. */
 enum { TPOSEI_TP_DIRECT_NONE, TPOSEI_TP_DIRECT_TILES, TPOSEI_TP_DIRECT_LINES };
 
+/* 1 for slices of a tensor (not a matrix) with at most TPOSEI_TP_FEW_ROWS rows whose
+   destination rows are apart: they go through the tiles directly whatever their size. The
+   matrix kernel joins such short rows into whole lines only for a dense destination (its
+   narrow path); here its rows would be partial lines megabytes apart, which the tiles'
+   bands and loop order do better (48x352 slices at 1-4 bytes x1.1-2.5, 32x112 at 8 bytes
+   x1.1-1.35; dense ones, NCHW -> NHWC with 48 channels, lose x0.5 and stay). */
+#define TPOSEI_TP_FEW_ROWS 63
+static int tposei_tp_few_rows(const tposei_tp_plan *p)
+{
+    return p->kind == TPOSEI_TP_TILES && p->rows <= TPOSEI_TP_FEW_ROWS &&
+           p->dst_stride != p->rows * p->elem;
+}
+
 /* How a slice goes (TPOSEI_TP_DIRECT_*): small ones whose sides hold a tile directly, through
    the plain tiles where the destination is not streamed or its rows are not whole lines (a
    streaming kernel then buffers them: 4-byte 48x48 slices, 192-byte rows, stream at 1.00 of
@@ -301,7 +314,8 @@ enum { TPOSEI_TP_DIRECT_NONE, TPOSEI_TP_DIRECT_TILES, TPOSEI_TP_DIRECT_LINES };
    a slice. */
 static int tposei_tp_direct(const tposei_tp_plan *p, const tposei_kit *kit)
 {
-    if (p->elem >= TPOSEI_TP_RUN_MIN || p->rows * p->cols * p->elem >= TPOSEI_TP_DIRECT_BELOW)
+    if (p->elem >= TPOSEI_TP_RUN_MIN ||
+        (p->rows * p->cols * p->elem >= TPOSEI_TP_DIRECT_BELOW && !tposei_tp_few_rows(p)))
         return TPOSEI_TP_DIRECT_NONE;
     if (tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0)
         return kit->line_nt && p->rows % kit->line_edge == 0 && p->cols >= kit->line_edge &&

@@ -566,6 +566,12 @@ static void large_shapes(void)
         {4, 2, {352, 60, 4, 48}, {3, 2, 1, 0}, {0}, {48, 4, 60, 353}},
         /* source rows adjacent (each slice one block): no bands */
         {4, 4, {40, 25, 48, 48}, {1, 0, 3, 2}, {0}, {0}},
+        /* slices of 48 rows over the direct tiles' size, destination rows apart: still the
+           tiles directly; a dense destination (NCHW -> NHWC, 48 channels): the matrix kernel */
+        {4, 1, {48, 28, 4, 352}, {3, 2, 1, 0}, {0}, {0}},
+        {4, 2, {48, 28, 4, 352}, {3, 2, 1, 0}, {0}, {352, 5, 28, 48}},
+        {4, 4, {48, 28, 4, 352}, {3, 2, 1, 0}, {0}, {0}},
+        {4, 1, {32, 48, 28, 28}, {0, 2, 3, 1}, {0}, {0}},
     };
     size_t i;
     for (i = 0; i < sizeof t / sizeof *t; i++) {
@@ -584,11 +590,13 @@ static void large_shapes(void)
             strstr(tpose_kernel_name(tpose_kernel_auto(32, 32 * 64 * 64, 4)), "stream"))
             TT_CHECK(strstr(last_describe, "line tiles") != NULL,
                      "32x32 float slices, streamed: the line tiles, not %s", last_describe);
-        if (t[i].dims[0] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
+        if (t[i].dims[0] == 48 && t[i].dims[3] == 48 && t[i].esize == 4 &&
+            strstr(last_describe, "line tiles"))
             TT_CHECK(strstr(last_describe, " 48x48 slices in 3 bands of 16 rows, by 16x16") != NULL,
                      "48x48 float slices through the line tiles: bands of 16 rows, not %s",
                      last_describe);
-        if (t[i].dims[0] == 48 && t[i].esize == 2 && strstr(last_describe, "avx2 tiles") &&
+        if (t[i].dims[0] == 48 && t[i].dims[3] == 48 && t[i].esize == 2 &&
+            strstr(last_describe, "avx2 tiles") &&
             strstr(tpose_kernel_name(tpose_kernel_auto(48, 48 * 2400, 2)), "stream"))
             TT_CHECK(strstr(last_describe, " 48x48 slices in 3 bands of 16 rows, by 16x16") != NULL,
                      "48x48 2-byte slices of a big tensor: bands of 16 rows, not %s",
@@ -601,6 +609,15 @@ static void large_shapes(void)
         if (t[i].dims[0] == 352 && t[i].esize <= 2 && strstr(last_describe, "tiles, direct"))
             TT_CHECK(strstr(last_describe, " 352x48 slices in 11 bands of 32 rows, by 32x32") != NULL,
                      "352x48 slices of %zu-byte elements: bands of 32 rows, not %s", t[i].esize,
+                     last_describe);
+        if (t[i].dims[3] == 352 && strstr(tpose_kernel_name(tpose_kernel_auto(48, 352, 1)), "avx"))
+            TT_CHECK(strstr(last_describe, " 48x352 slices") != NULL &&
+                         strstr(last_describe, ", direct") != NULL,
+                     "48x352 slices, destination rows apart: the tiles directly, not %s",
+                     last_describe);
+        if (t[i].dims[1] == 48 && t[i].dims[2] == 28)
+            TT_CHECK(strstr(last_describe, "direct") == NULL,
+                     "48-row slices of a dense destination: the matrix kernel, not %s",
                      last_describe);
         if (t[i].dims[2] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
             TT_CHECK(strstr(last_describe, " 48x48 slices by 16x16") != NULL,
