@@ -177,7 +177,8 @@ TPOSE_API tpose_status tpose_matrix(void *dst, size_t dst_ld, const void *src, s
 
 /* tpose_matrix with a chosen kernel. TPOSE_KERNEL_AUTO behaves as tpose_matrix.
    Returns: as tpose_matrix, plus TPOSE_ERR_ARG for an id outside the enum and
-     TPOSE_ERR_UNSUPPORTED when this build, CPU or element size lacks the kernel. */
+     TPOSE_ERR_UNSUPPORTED when this build, CPU or element size lacks the kernel (for an
+     empty matrix too). */
 TPOSE_API tpose_status tpose_matrix_with(tpose_kernel kernel, void *dst, size_t dst_ld,
                                          const void *src, size_t src_ld, size_t rows,
                                          size_t cols, size_t esize);
@@ -2195,7 +2196,7 @@ static const tposei_family *tposei_family_of(tpose_kernel k)
 }
 
 /* 1 when kernel `k` can run elements of `esize` bytes here: the portable ones always. */
-static int tposei_supported(tpose_kernel k, size_t esize)
+TPOSEI_NOINLINE int tposei_supported(tpose_kernel k, size_t esize)
 {
     const tposei_family *f = tposei_family_of(k);
     if (f == NULL) return 0;
@@ -2457,7 +2458,12 @@ static tpose_status tposei_matrix_call(tpose_kernel kernel, void *dst, size_t ds
     tpose_status st;
     if ((unsigned)kernel >= (unsigned)TPOSE_KERNEL_COUNT || task >= ntasks) return TPOSE_ERR_ARG;
     st = tposei_validate(&job, &empty, dst, dst_ld, src, src_ld, rows, cols, esize);
-    if (st != TPOSE_OK || empty) return st;
+    if (st != TPOSE_OK) return st;
+    /* a kernel this CPU lacks is refused even for an empty matrix: no call passes by chance */
+    if (empty)
+        return kernel == TPOSE_KERNEL_AUTO || tposei_supported(kernel, esize)
+                   ? TPOSE_OK
+                   : TPOSE_ERR_UNSUPPORTED;
     if (kernel == TPOSE_KERNEL_AUTO)
         kernel = tposei_auto_choice(rows, cols, esize,
                                     tposei_stream_bytes(rows * cols * esize, cols, job.dst_stride));

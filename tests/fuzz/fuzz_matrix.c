@@ -33,9 +33,9 @@ static void expect_status(const call *c, int ptrs, unsigned *must, unsigned *may
         return;
     }
     if (c->rows == 0 || c->cols == 0) {
-        /* an empty matrix is a no-op; whether an unsupported kernel still fails is open */
+        /* an empty matrix is a no-op, but a kernel this CPU lacks is refused all the same */
         if (kernel_ok && !tpose_kernel_supported(c->kernel, c->esize))
-            *may |= FZ_BIT(TPOSE_ERR_UNSUPPORTED);
+            *must |= FZ_BIT(TPOSE_ERR_UNSUPPORTED);
         return;
     }
     if (ptrs && (c->src == NULL || c->dst == NULL)) *must |= FZ_BIT(TPOSE_ERR_NULL);
