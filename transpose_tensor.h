@@ -296,8 +296,8 @@ enum { TPOSEI_TP_DIRECT_NONE, TPOSEI_TP_DIRECT_TILES, TPOSEI_TP_DIRECT_LINES };
    destination rows are apart: they go through the tiles directly whatever their size. The
    matrix kernel joins such short rows into whole lines only for a dense destination (its
    narrow path); here its rows would be partial lines megabytes apart, which the tiles'
-   bands and loop order do better (48x352 slices at 1-4 bytes x1.1-2.5, 32x112 at 8 bytes
-   x1.1-1.35; dense ones, NCHW -> NHWC with 48 channels, lose x0.5 and stay). */
+   bands and loop order do better. Dense ones (NCHW -> NHWC with 48 channels) lose x0.5
+   through the tiles and stay (bench/MEASURED.md, "Few-row tensor slices"). */
 #define TPOSEI_TP_FEW_ROWS 63
 static int tposei_tp_few_rows(const tposei_tp_plan *p)
 {
