@@ -2048,7 +2048,9 @@ static void tposei_choose(tposei_choice *ch, const tposei_job *job, const tposei
                                      : NULL;
     ch->pair_tiles = k->pair_tiles;
     ch->pair = k->pair[!spread];
-    /* AVX2's 2-byte pairs won on Zen 3 (beside its runs) and lost x0.55 on Zen 4 */
+    /* AVX2's 2-byte pairs won on Zen 3 (beside its runs) and lost x0.55 on Zen 4 walking
+       down crowded rows; tested before the one-column case, which was not measured so and
+       keeps its pairs */
     if (k->pair_when == TPOSEI_PAIR_RUNS && !t->u16_run) ch->pair = NULL;
     if (k->column && spread && job->cols < 2 * k->line) {
         ch->pair = k->column;
