@@ -576,6 +576,9 @@ typedef struct tposei_kit {
        their strides apart); NULL where AVX2 is not allowed */
     tposei_tile_fn tile;
     size_t tile_edge;
+    /* the same elements' tile of half that edge (SSE2), for slices the full tile would
+       cover much twice over; NULL where there is none */
+    tposei_tile_fn tile_half;
     /* one line_edge x line_edge tile (64 bytes a side) storing whole destination lines
        non-temporally (destination rows on cache lines; the kit's fence orders them), of the
        widest streaming set allowed; NULL where none is */
@@ -2338,6 +2341,7 @@ TPOSE_API tposei_kit tposei_kit_get(size_t esize)
     kit.fence = NULL;
     kit.tile = NULL;
     kit.tile_edge = 0;
+    kit.tile_half = NULL;
     kit.line_nt = NULL;
     kit.line_edge = 0;
     kit.team = tposei_team;

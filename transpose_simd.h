@@ -3210,8 +3210,10 @@ static void tposei_arch_kit(tposei_kit *kit, size_t esize, int (*allowed)(tpose_
         kit->swap_edge = 32 / esize;
     }
     if (avx2) {
+        const tposei_kset *half = tposei_set_for(tposei_arch_family(TPOSE_KERNEL_SSE2), esize);
         kit->tile = avx2->tile_fn;
         kit->tile_edge = avx2->tile;
+        if (half && 2 * half->tile == avx2->tile) kit->tile_half = half->tile_fn;
     }
     if (tposei_cpu_has(TPOSEI_ISA_AVX2) && allowed(TPOSE_KERNEL_AVX2_STREAM)) {
         kit->stream_row = tposei_stream_row_avx2;

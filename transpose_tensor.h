@@ -145,6 +145,7 @@ typedef struct tposei_tp_plan {
     int direct;             /* tiles: small slices through the kit's tiles, no matrix call
                                (TPOSEI_TP_DIRECT_*) */
     size_t block;           /* wide elements: blocks of block x block; direct: the tile edge */
+    int half;               /* direct: through the kit's tiles of half its edge (tile_half) */
     size_t elem;            /* bytes moved as one element (esize times the kept runs) */
     size_t rows, cols;      /* tiles, matrix: one slice, source rows x source cols */
     size_t bands;           /* tiles: the slices cut into this many bands of `rows` rows
@@ -326,6 +327,20 @@ static int tposei_tp_direct(const tposei_tp_plan *p, const tposei_kit *kit)
     return kit->tile && p->rows >= kit->tile_edge && p->cols >= kit->tile_edge
                ? TPOSEI_TP_DIRECT_TILES
                : TPOSEI_TP_DIRECT_NONE;
+}
+
+/* 1 where a slice through the kit's tiles would cover more than 1.5 times its bytes (the
+   last row and column of tiles overlapping the one before) and the kit has tiles of half
+   the edge holding 8 rows or more: those then take it. 1-byte 48x48 slices ran x1.2-1.7
+   faster through 16x16 tiles than through 32x32 ones, 2-byte 24x24 x1.4 through 8x8; 4x4
+   floats and 2x2 doubles lost (x0.8-0.9): a call per 64 bytes, bands of 4 rows
+   (bench/MEASURED.md, "Half tiles"). */
+static int tposei_tp_half(const tposei_tp_plan *p, const tposei_kit *kit)
+{
+    const size_t t = kit->tile_edge;
+    if (p->direct != TPOSEI_TP_DIRECT_TILES || !kit->tile_half || t < 16) return 0;
+    return 2 * ((p->rows + t - 1) / t) * ((p->cols + t - 1) / t) * t * t >
+           3 * p->rows * p->cols;
 }
 
 /* The axis whose stride on one side (`dst`: the destination's) is the element, or rank. */
@@ -587,6 +602,18 @@ static size_t tposei_tp_depth(const tposei_tp_plan *p)
     return p->loops - (p->kind == TPOSEI_TP_RUNS);
 }
 
+/* The tile a walk gives a plan's direct slices: the kit's line tile, tile or half tile, the
+   one the plan was made with, where the kit (which tpose_kernel_limit may have changed since)
+   still has it at the plan's edge; else NULL, and the slices take the matrix kernel. */
+static tposei_tile_fn tposei_tp_tile_of(const tposei_tp_plan *p, const tposei_kit *kit)
+{
+    if (p->direct == TPOSEI_TP_DIRECT_LINES)
+        return kit->line_edge == p->block ? kit->line_nt : NULL;
+    if (p->direct != TPOSEI_TP_DIRECT_TILES) return NULL;
+    if (p->half) return kit->tile_edge == 2 * p->block ? kit->tile_half : NULL;
+    return kit->tile_edge == p->block ? kit->tile : NULL;
+}
+
 /* Pieces [from, to) of the plan, each slice taken as `per` pieces, in odometer order (the
    last axis fastest). */
 static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src,
@@ -599,12 +626,8 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
     leaf.p = p;
     leaf.stream = p->stream ? kit.stream_row : NULL;
     leaf.run = p->elem < TPOSEI_TP_RUN_MIN ? kit.run : NULL;
-    /* the kit may have changed since the plan was made (tpose_kernel_limit): its tiles
-       only where their edge is still the plan's */
-    leaf.lines = p->direct == TPOSEI_TP_DIRECT_LINES && kit.line_nt && kit.line_edge == p->block;
-    leaf.tile = leaf.lines ? kit.line_nt
-                : p->direct == TPOSEI_TP_DIRECT_TILES && kit.tile_edge == p->block ? kit.tile
-                                                                                   : NULL;
+    leaf.tile = tposei_tp_tile_of(p, &kit);
+    leaf.lines = p->direct == TPOSEI_TP_DIRECT_LINES && leaf.tile;
     leaf.tile_edge = p->block;
     for (k = depth; k-- > 0;) { /* the first slice's index: steps left along each loop */
         const tposei_tp_axis *a = &p->loop[k];
@@ -733,7 +756,9 @@ static size_t tposei_tp_band(const tposei_tp_plan *p, const tposei_kit *kit)
                : kit->tile                                   ? kit->tile_edge
                                                              : 0;
     } else {
-        edge = p->direct == TPOSEI_TP_DIRECT_LINES ? kit->line_edge : kit->tile_edge;
+        edge = p->direct == TPOSEI_TP_DIRECT_LINES ? kit->line_edge
+               : p->half                            ? kit->tile_edge / 2
+                                                    : kit->tile_edge;
     }
     return edge && p->rows > edge && p->rows % edge == 0 ? edge : 0;
 }
@@ -752,6 +777,7 @@ static size_t tposei_tp_bands(tposei_tp_plan *p, const tposei_kit *kit, size_t n
     if (p->direct == TPOSEI_TP_DIRECT_NONE) {
         p->kernel = kit->pick(p->rows, p->cols, p->elem, p->bytes);
         p->direct = tposei_tp_direct(p, kit);
+        p->half = tposei_tp_half(p, kit);
         if (p->direct == TPOSEI_TP_DIRECT_NONE) { /* the tiles cannot take such a band */
             p->rows = rows;
             p->kernel = kernel;
@@ -784,6 +810,7 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
         p->dst_stride = ax[b].ds;
         p->kernel = kit.pick(p->rows, p->cols, p->elem, p->bytes);
         p->direct = tposei_tp_direct(p, &kit);
+        p->half = tposei_tp_half(p, &kit);
         for (k = 0; k < r; k++)
             if (k != a && k != b) p->loop[n++] = ax[k];
         n = tposei_tp_bands(p, &kit, n);
@@ -794,9 +821,10 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
     }
     /* wide elements stream where AUTO would stream a matrix of these bytes */
     p->stream = p->elem >= TPOSEI_TP_RUN_MIN && kit.stream_row && tposei_tp_big(p, &kit);
-    p->block = p->direct == TPOSEI_TP_DIRECT_TILES   ? kit.tile_edge
-               : p->direct == TPOSEI_TP_DIRECT_LINES ? kit.line_edge
-                                                     : tposei_tp_block(p->elem);
+    p->block = p->direct == TPOSEI_TP_DIRECT_LINES ? kit.line_edge
+               : p->direct != TPOSEI_TP_DIRECT_TILES ? tposei_tp_block(p->elem)
+               : p->half                             ? kit.tile_edge / 2
+                                                     : kit.tile_edge;
     p->loops = n;
 }
 
@@ -809,6 +837,7 @@ static void tposei_tp_make(tposei_tp_plan *p, tposei_tp_shape *sh)
     p->kernel = TPOSE_KERNEL_AUTO;
     p->stream = 0;
     p->direct = 0;
+    p->half = 0;
     p->block = 1;
     p->bands = 0;
     p->elem = sh->esize;
@@ -989,6 +1018,7 @@ TPOSE_API int tpose_permute_plan_describe(const void *plan, char *buf, size_t bu
                 tposei_tp_puts(&o, "x");
                 tposei_tp_putu(&o, p.block);
                 tposei_tp_puts(&o, p.direct == TPOSEI_TP_DIRECT_LINES ? " line tiles, direct"
+                                   : p.half                           ? " sse2 tiles, direct"
                                                                        : " avx2 tiles, direct");
             } else {
                 tposei_tp_puts(&o, " slices by ");

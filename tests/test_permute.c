@@ -572,6 +572,13 @@ static void large_shapes(void)
         {4, 2, {48, 28, 4, 352}, {3, 2, 1, 0}, {0}, {352, 5, 28, 48}},
         {4, 4, {48, 28, 4, 352}, {3, 2, 1, 0}, {0}, {0}},
         {4, 1, {32, 48, 28, 28}, {0, 2, 3, 1}, {0}, {0}},
+        /* slices the tiles would cover more than 1.5 times over: tiles of half the edge, for
+           1- and 2-byte elements; in bands where the tensor is big */
+        {4, 1, {48, 60, 80, 48}, {3, 2, 1, 0}, {0}, {0}},
+        {4, 1, {48, 5, 7, 48}, {3, 2, 1, 0}, {0}, {48, 7, 6, 49}},
+        {4, 1, {112, 30, 30, 48}, {3, 2, 1, 0}, {113, 30, 30, 50}, {0}},
+        {4, 2, {24, 100, 100, 24}, {3, 2, 1, 0}, {0}, {24, 101, 100, 25}},
+        {4, 4, {12, 100, 100, 12}, {3, 2, 1, 0}, {0}, {0}},
     };
     size_t i;
     for (i = 0; i < sizeof t / sizeof *t; i++) {
@@ -619,10 +626,64 @@ static void large_shapes(void)
             TT_CHECK(strstr(last_describe, "direct") == NULL,
                      "48-row slices of a dense destination: the matrix kernel, not %s",
                      last_describe);
+        if (t[i].esize <= 2 && t[i].dims[0] * t[i].esize <= 112 &&
+            t[i].dims[3] * t[i].esize == 48 &&
+            tpose_kernel_supported(TPOSE_KERNEL_AVX2, t[i].esize))
+            TT_CHECK(strstr(last_describe, t[i].esize == 1 ? "by 16x16 sse2 tiles, direct"
+                                                           : "by 8x8 sse2 tiles, direct"),
+                     "%zux%zu slices of %zu-byte elements: half tiles, not %s", t[i].dims[0],
+                     t[i].dims[3], t[i].esize, last_describe);
+        if (t[i].dims[3] == 12 && t[i].esize == 4)
+            TT_CHECK(strstr(last_describe, "sse2 tiles") == NULL,
+                     "12x12 float slices: the kit's tiles, not %s", last_describe);
         if (t[i].dims[2] == 48 && t[i].esize == 4 && strstr(last_describe, "line tiles"))
             TT_CHECK(strstr(last_describe, " 48x48 slices by 16x16") != NULL,
                      "48x48 float slices of adjacent source rows: no bands, not %s",
                      last_describe);
+    }
+}
+
+/* Plans made under one kernel limit and applied under another (tpose_kernel_limit between
+   them): a walk takes the kit's tiles only where the kit still has them at the plan's edge,
+   else the matrix kernel; the bytes are the same. Slices of 1.5 tile edges take the half
+   tiles (SSE2) under AUTO, none under SWAR. */
+static void limit_after_plan(void)
+{
+    static const tpose_kernel limits[] = {TPOSE_KERNEL_AUTO, TPOSE_KERNEL_AVX2,
+                                          TPOSE_KERNEL_SSE2, TPOSE_KERNEL_SWAR};
+    const size_t nl = sizeof limits / sizeof *limits;
+    size_t e, made, used;
+    for (e = 1; e <= 4; e *= 2) {
+        const size_t edge = 48 / e, perm[4] = {3, 2, 1, 0}, none[4] = {0, 0, 0, 0};
+        const size_t dims[4] = {edge, 5, 7, edge}, bytes = edge * 35 * edge * e;
+        unsigned char *src = (unsigned char *)tt_alloc(bytes);
+        unsigned char *dst = (unsigned char *)tt_alloc(bytes);
+        unsigned char *want = (unsigned char *)tt_alloc(bytes);
+        unsigned char plan[2048];
+        pcase c;
+        pcase_from(&c, 4, e, dims, perm, none, none);
+        tt_fill_random(src, bytes);
+        oracle(want, src, &c);
+        for (made = 0; made < nl; made++) {
+            tpose_kernel_limit(limits[made]);
+            TT_CHECK(tpose_permute_plan_init(plan, sizeof plan, NULL, NULL, 4, dims, perm, e) ==
+                         TPOSE_OK,
+                     "plan_init under limit %s", tpose_kernel_name(limits[made]));
+            for (used = 0; used < nl; used++) {
+                tpose_kernel_limit(limits[used]);
+                memset(dst, 0, bytes);
+                TT_CHECK(tpose_permute_plan_apply(plan, dst, src) == TPOSE_OK &&
+                             memcmp(dst, want, bytes) == 0,
+                         "%zux%zu slices of %zu-byte elements: a plan made under %s, applied "
+                         "under %s, wrong bytes",
+                         edge, edge, e, tpose_kernel_name(limits[made]),
+                         tpose_kernel_name(limits[used]));
+            }
+        }
+        tpose_kernel_limit(TPOSE_KERNEL_AUTO);
+        free(src);
+        free(dst);
+        free(want);
     }
 }
 
@@ -1043,6 +1104,7 @@ int main(void)
     matrices();
     wide_elements();
     large_shapes();
+    limit_after_plan();
 #ifdef TT_PERMUTE_THREADS
     threads();
 #endif
