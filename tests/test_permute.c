@@ -645,8 +645,8 @@ static void large_shapes(void)
 
 /* Plans made under one kernel limit and applied under another (tpose_kernel_limit between
    them): a walk takes the kit's tiles only where the kit still has them at the plan's edge,
-   else the matrix kernel; the bytes are the same. Slices of 1.5 tile edges take the half
-   tiles (SSE2) under AUTO, none under SWAR. */
+   else the matrix kernel; the bytes are the same. The 1- and 2-byte slices here, 1.5 tile
+   edges a side, take the half tiles (SSE2) under AUTO and AVX2, none under SWAR. */
 static void limit_after_plan(void)
 {
     static const tpose_kernel limits[] = {TPOSE_KERNEL_AUTO, TPOSE_KERNEL_AVX2,
