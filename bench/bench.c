@@ -252,7 +252,10 @@ static int parse_options(options *o, int argc, char **argv)
             break;
         case 'w': tb_warm = 1; break;
         case 'l':
-            if (tb_kernel_by_name(optarg) < 0) return 1;
+            if (tb_kernel_by_name(optarg) < 0) {
+                fprintf(stderr, "tpose-bench: unknown kernel '%s' for -l\n", optarg);
+                return 1;
+            }
             tpose_kernel_limit((tpose_kernel)tb_kernel_by_name(optarg));
             break;
         case 'H': tb_huge_pages = 1; break;
