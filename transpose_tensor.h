@@ -343,6 +343,12 @@ static int tposei_tp_half(const tposei_tp_plan *p, const tposei_kit *kit)
            3 * p->rows * p->cols;
 }
 
+/* The edge of the plain tiles a direct slice goes through: the kit's, or half of it. */
+static size_t tposei_tp_tile_edge(const tposei_tp_plan *p, const tposei_kit *kit)
+{
+    return p->half ? kit->tile_edge / 2 : kit->tile_edge;
+}
+
 /* The axis whose stride on one side (`dst`: the destination's) is the element, or rank. */
 static size_t tposei_tp_unit(const tposei_tp_axis *ax, size_t rank, size_t elem, int dst)
 {
@@ -756,9 +762,7 @@ static size_t tposei_tp_band(const tposei_tp_plan *p, const tposei_kit *kit)
                : kit->tile                                   ? kit->tile_edge
                                                              : 0;
     } else {
-        edge = p->direct == TPOSEI_TP_DIRECT_LINES ? kit->line_edge
-               : p->half                            ? kit->tile_edge / 2
-                                                    : kit->tile_edge;
+        edge = p->direct == TPOSEI_TP_DIRECT_LINES ? kit->line_edge : tposei_tp_tile_edge(p, kit);
     }
     return edge && p->rows > edge && p->rows % edge == 0 ? edge : 0;
 }
@@ -821,10 +825,9 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
     }
     /* wide elements stream where AUTO would stream a matrix of these bytes */
     p->stream = p->elem >= TPOSEI_TP_RUN_MIN && kit.stream_row && tposei_tp_big(p, &kit);
-    p->block = p->direct == TPOSEI_TP_DIRECT_LINES ? kit.line_edge
-               : p->direct != TPOSEI_TP_DIRECT_TILES ? tposei_tp_block(p->elem)
-               : p->half                             ? kit.tile_edge / 2
-                                                     : kit.tile_edge;
+    p->block = p->direct == TPOSEI_TP_DIRECT_TILES   ? tposei_tp_tile_edge(p, &kit)
+               : p->direct == TPOSEI_TP_DIRECT_LINES ? kit.line_edge
+                                                     : tposei_tp_block(p->elem);
     p->loops = n;
 }
 
