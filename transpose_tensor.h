@@ -620,6 +620,47 @@ static tposei_tile_fn tposei_tp_tile_of(const tposei_tp_plan *p, const tposei_ki
     return kit->tile_edge == p->block ? kit->tile : NULL;
 }
 
+/* Steps dst and src to the plan's next slice, in odometer order (the last axis fastest);
+   left[k] counts the steps left along loop k. */
+static void tposei_tp_next(const tposei_tp_plan *p, size_t *left, unsigned char **dst,
+                           const unsigned char **src)
+{
+    size_t k;
+    for (k = tposei_tp_depth(p); k-- > 0;) {
+        const tposei_tp_axis *a = &p->loop[k];
+        *dst += a->ds;
+        *src += a->ss;
+        if (--left[k] > 0) return;
+        left[k] = a->n;
+        *dst -= a->n * a->ds;
+        *src -= a->n * a->ss;
+    }
+}
+
+/* Asks for every line of `rows` rows of `bytes` bytes into L2. Forced inline: GCC takes a
+   function of nothing but prefetches for one without effects and drops its calls. */
+TPOSEI_FORCE_INLINE void tposei_tp_fetch(const unsigned char *at, size_t stride, size_t rows,
+                                         size_t bytes)
+{
+    size_t r, o;
+    for (r = 0; r < rows; r++) {
+        const unsigned char *row = at + r * stride;
+        for (o = 0; o < bytes; o += TPOSEI_CACHE_LINE) TPOSEI_PREFETCH_L2(row + o);
+        TPOSEI_PREFETCH_L2(row + bytes - 1);
+    }
+}
+
+/* Asks for the lines of the slice the plain tiles move next, both sides, while they move
+   this one. Their rows are a line or less, read and written in up to 96 places at once: more
+   streams than the hardware prefetcher follows, so without this every line's miss waits in
+   turn (MEASURED.md, "Prefetching the next slice"). */
+TPOSEI_FORCE_INLINE void tposei_tp_ahead(const tposei_tp_plan *p, const unsigned char *dst,
+                                         const unsigned char *src)
+{
+    tposei_tp_fetch(src, p->src_stride, p->rows, p->cols * p->elem);
+    tposei_tp_fetch(dst, p->dst_stride, p->cols, p->rows * p->elem);
+}
+
 /* Pieces [from, to) of the plan, each slice taken as `per` pieces, in odometer order (the
    last axis fastest). */
 static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const unsigned char *src,
@@ -629,12 +670,14 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
     const tposei_kit kit = tposei_kit_get(p->elem);
     size_t left[TPOSE_MAX_RANK], k, slice = from / per, rest = slice;
     tposei_tp_leaf leaf;
+    int ahead;
     leaf.p = p;
     leaf.stream = p->stream ? kit.stream_row : NULL;
     leaf.run = p->elem < TPOSEI_TP_RUN_MIN ? kit.run : NULL;
     leaf.tile = tposei_tp_tile_of(p, &kit);
     leaf.lines = p->direct == TPOSEI_TP_DIRECT_LINES && leaf.tile;
     leaf.tile_edge = p->block;
+    ahead = per == 1 && leaf.tile && !leaf.lines;
     for (k = depth; k-- > 0;) { /* the first slice's index: steps left along each loop */
         const tposei_tp_axis *a = &p->loop[k];
         const size_t i = rest % a->n;
@@ -643,21 +686,16 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
         dst += i * a->ds;
         src += i * a->ss;
     }
-    for (;;) {
+    for (;; slice++) {
         const size_t at = slice * per;
-        tposei_tp_leaf_at(&leaf, dst, src, from - at, tposei_min(to - at, per), per);
+        unsigned char *const here_dst = dst;
+        const unsigned char *const here_src = src;
+        const int last = at + per >= to;
+        if (!last) tposei_tp_next(p, left, &dst, &src);
+        if (!last && ahead) tposei_tp_ahead(p, dst, src);
+        tposei_tp_leaf_at(&leaf, here_dst, here_src, from - at, tposei_min(to - at, per), per);
+        if (last) break;
         from = at + per;
-        if (from >= to) break;
-        slice++;
-        for (k = depth; k-- > 0;) { /* the next index */
-            const tposei_tp_axis *a = &p->loop[k];
-            dst += a->ds;
-            src += a->ss;
-            if (--left[k] > 0) break;
-            left[k] = a->n;
-            dst -= a->n * a->ds;
-            src -= a->n * a->ss;
-        }
     }
     if (leaf.stream || leaf.lines) kit.fence();
 }
