@@ -409,19 +409,16 @@ static int tposei_tp_adjacent(const tposei_tp_plan *p)
    : the kernel's time per byte on large slices, a matrix call's fixed cost, and the cache
    lines its short rows touch beyond those its bytes fill, on both sides (a row of b bytes
    touches b / 64 lines rounded up, and half a line more on average where b is not whole
-   lines). A slice through the tiles directly has no call to pay for but plain stores and
-   32-byte tiles: `direct` per byte, more for each stream it reads at once (a source row,
-   or one for the whole slice where its rows are adjacent: the streams the prefetcher
-   follows; fitted on 16- to 112-row slices), and a smaller weight of the lines; through
-   the line tiles, the kernel's time and the lines without the call (in bands, they run at
+   lines). A slice through the plain tiles directly has no call to pay for but plain
+   stores and 32-byte tiles: `direct` per byte, whatever its shape (with the next slice's
+   lines asked for ahead, neither its streams nor its part lines showed in the times of
+   16- to 112-row slices); through the line tiles, the kernel's time and the lines without the call (in bands, they run at
    0.8-1.3 of memcpy whatever their size). Wide elements are copies, dearer where they are
    not whole lines: by half a line per element, the source side's part line on average
    (the destination's rows are gathered whole). */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 2.5   /* weight of the lines touched beyond those needed */
-#define TPOSEI_TP_DIRECT 1.6  /* per byte, a slice through the tiles directly */
-#define TPOSEI_TP_DIRECT_ROW 0.013 /* ... per stream it reads at once */
-#define TPOSEI_TP_DIRECT_WASTE 0.4 /* ... and the weight of its lines beyond those needed */
+#define TPOSEI_TP_DIRECT 1.45 /* per byte, a slice through the plain tiles directly */
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -449,13 +446,11 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     if (p->kind == TPOSEI_TP_COPY || p->kind == TPOSEI_TP_EMPTY) return 1.0;
     if (e >= TPOSEI_TP_RUN_MIN) return (p->stream ? 0.9 : 1.2) + (e % 64 ? 32.0 / (double)e : 0.0);
     if (p->kind == TPOSEI_TP_RUNS) return 1.0 + 24.0 / (double)e; /* short runs */
+    if (p->direct == TPOSEI_TP_DIRECT_TILES) return TPOSEI_TP_DIRECT;
     slice = (double)p->rows * (double)p->cols * (double)e;
     waste = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
              (double)p->cols * (double)tposei_tp_halves(p->rows * e)) * 64.0 / 4.0 / slice -
             1.0;
-    if (p->direct == TPOSEI_TP_DIRECT_TILES)
-        return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_WASTE * waste +
-               TPOSEI_TP_DIRECT_ROW * (tposei_tp_adjacent(p) ? 1.0 : (double)p->rows);
     if (p->direct == TPOSEI_TP_DIRECT_LINES)
         return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste;
     return tposei_tp_kernel_cost(e) + TPOSEI_TP_CALL / slice + TPOSEI_TP_WASTE * waste;
