@@ -283,6 +283,19 @@ static size_t tposei_tp_block(size_t elem)
 #define TPOSEI_TP_DIRECT_BELOW 16384
 #endif
 
+/* ... and 1-byte slices whose source rows are apart, up to this: the matrix kernel ran
+   96x608 and 608x96 ones at 0.3-0.6 of memcpy, the tiles (in bands, the next band's lines
+   asked for ahead) x1.4-1.6 faster, two cases x0.9-0.96; 2-byte ones gained nothing
+   (bench/MEASURED.md, "Prefetching the next slice"). */
+#define TPOSEI_TP_DIRECT_BELOW_1 65536
+
+/* The size under which a slice goes through the kit's tiles directly. */
+static size_t tposei_tp_direct_below(const tposei_tp_plan *p)
+{
+    return p->elem == 1 && p->src_stride != p->cols ? TPOSEI_TP_DIRECT_BELOW_1
+                                                    : TPOSEI_TP_DIRECT_BELOW;
+}
+
 /* 1 for the kernels that store whole destination lines non-temporally. */
 static int tposei_tp_streams(tpose_kernel k)
 {
@@ -316,7 +329,7 @@ static int tposei_tp_few_rows(const tposei_tp_plan *p)
 static int tposei_tp_direct(const tposei_tp_plan *p, const tposei_kit *kit)
 {
     if (p->elem >= TPOSEI_TP_RUN_MIN ||
-        (p->rows * p->cols * p->elem >= TPOSEI_TP_DIRECT_BELOW && !tposei_tp_few_rows(p)))
+        (p->rows * p->cols * p->elem >= tposei_tp_direct_below(p) && !tposei_tp_few_rows(p)))
         return TPOSEI_TP_DIRECT_NONE;
     if (tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0)
         return kit->line_nt && p->rows % kit->line_edge == 0 && p->cols >= kit->line_edge &&

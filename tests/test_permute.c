@@ -579,6 +579,9 @@ static void large_shapes(void)
         {4, 1, {112, 30, 30, 48}, {3, 2, 1, 0}, {113, 30, 30, 50}, {0}},
         {4, 2, {24, 100, 100, 24}, {3, 2, 1, 0}, {0}, {24, 101, 100, 25}},
         {4, 4, {12, 100, 100, 12}, {3, 2, 1, 0}, {0}, {0}},
+        /* 1-byte slices of 16-64 KiB, source rows apart: the tiles directly, in bands */
+        {4, 1, {20, 96, 12, 610}, {3, 0, 2, 1}, {0}, {0}},
+        {4, 1, {20, 610, 12, 100}, {3, 0, 2, 1}, {0}, {101, 20, 13, 613}},
     };
     size_t i;
     for (i = 0; i < sizeof t / sizeof *t; i++) {
@@ -597,6 +600,10 @@ static void large_shapes(void)
             strstr(tpose_kernel_name(tpose_kernel_auto(32, 32 * 64 * 64, 4)), "stream"))
             TT_CHECK(strstr(last_describe, "line tiles") != NULL,
                      "32x32 float slices, streamed: the line tiles, not %s", last_describe);
+        if (t[i].dims[0] == 20 && t[i].dims[2] == 12)
+            TT_CHECK(strstr(last_describe, "direct") != NULL,
+                     "1-byte slices of 16-64 KiB, source rows apart: the tiles directly, not %s",
+                     last_describe);
         if (t[i].dims[0] == 48 && t[i].dims[3] == 48 && t[i].esize == 4 &&
             strstr(last_describe, "line tiles"))
             TT_CHECK(strstr(last_describe, " 48x48 slices in 3 bands of 16 rows, by 16x16") != NULL,
