@@ -772,19 +772,41 @@ static int tposei_tp_big(const tposei_tp_plan *p, const tposei_kit *kit)
    "Bands of line tiles"). */
 #define TPOSEI_TP_ROWS_AT_ONCE 32
 
+/* The most bytes of destination lines the plain tiles may leave part-written while the
+   loop that continues the source rows runs innermost (each slice writes a piece of a line in
+   each of its destination rows; the loop outside completes them): past this they leave L2
+   first, and the destination's side goes innermost instead (1-byte 96x608 slices in bands
+   x2.2, 96x96 x1.45; open sets of 20-180 KiB lost x0.8-0.95 that way; bench/MEASURED.md,
+   "Prefetching the next slice"). A quarter of a 1 MiB L2, and no more than the whole L2 of
+   any x86-64 core since 2008: the kit does not carry the cache sizes. */
+#define TPOSEI_TP_OPEN_MAX (256 * 1024)
+
+/* Those bytes for a plan whose slices' source rows are apart (n loops so far). */
+static size_t tposei_tp_open(const tposei_tp_plan *p, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (p->loop[k].ss == p->cols * p->elem)
+            return p->cols * p->loop[k].n * tposei_tp_halves(p->rows * p->elem) * 32;
+    return 0;
+}
+
 /* tposei_tp_order's src_run where the slices stream whole destination lines, or where the
-   tensor is big and they go through the plain tiles reading at most TPOSEI_TP_ROWS_AT_ONCE
-   rows at a time or one block (adjacent rows: one stream): the bytes from one slice's
-   source to where the next one continues it, a row's where the rows are apart, the whole
-   slice's where they are not. Else 0. */
-static size_t tposei_tp_src_run(const tposei_tp_plan *p, const tposei_kit *kit)
+   tensor is big and they go through the plain tiles as one block (adjacent rows: one
+   stream) or reading at most TPOSEI_TP_ROWS_AT_ONCE rows at a time without leaving more
+   than TPOSEI_TP_OPEN_MAX of lines open: the bytes from one slice's source to where the next
+   one continues it, a row's where the rows are apart, the whole slice's where they are not.
+   Else 0. */
+static size_t tposei_tp_src_run(const tposei_tp_plan *p, const tposei_kit *kit, size_t n)
 {
     const size_t row = p->cols * p->elem;
-    if (!(tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0) &&
-        !(p->direct == TPOSEI_TP_DIRECT_TILES &&
-          (p->rows <= TPOSEI_TP_ROWS_AT_ONCE || tposei_tp_adjacent(p)) && tposei_tp_big(p, kit)))
-        return 0;
-    return tposei_tp_adjacent(p) ? p->rows * row : row;
+    const int adjacent = tposei_tp_adjacent(p);
+    const int lines = tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0;
+    const int tiles = p->direct == TPOSEI_TP_DIRECT_TILES && tposei_tp_big(p, kit) &&
+                      (adjacent || (p->rows <= TPOSEI_TP_ROWS_AT_ONCE &&
+                                    tposei_tp_open(p, n) <= TPOSEI_TP_OPEN_MAX));
+    if (!lines && !tiles) return 0;
+    return adjacent ? p->rows * row : row;
 }
 
 /* Tall slices of 1- and 2-byte elements with at most this many columns, which the matrix
@@ -864,7 +886,7 @@ static void tposei_tp_choose(tposei_tp_plan *p, const tposei_tp_axis *ax, size_t
         for (k = 0; k < r; k++)
             if (k != a && k != b) p->loop[n++] = ax[k];
         n = tposei_tp_bands(p, &kit, n);
-        tposei_tp_order(p->loop, n, tposei_tp_src_run(p, &kit));
+        tposei_tp_order(p->loop, n, tposei_tp_src_run(p, &kit, n));
     } else {
         p->kind = TPOSEI_TP_RUNS; /* in destination order: every line written once, in turn */
         for (k = 0; k < r; k++) p->loop[n++] = ax[k];

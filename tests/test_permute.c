@@ -582,6 +582,9 @@ static void large_shapes(void)
         /* 1-byte slices of 16-64 KiB, source rows apart: the tiles directly, in bands */
         {4, 1, {20, 96, 12, 610}, {3, 0, 2, 1}, {0}, {0}},
         {4, 1, {20, 610, 12, 100}, {3, 0, 2, 1}, {0}, {101, 20, 13, 613}},
+        /* bands whose destination pieces would leave 470 KB of lines open with the source's
+           side innermost: the bands' loop (the destination's side) innermost instead */
+        {4, 1, {96, 20, 12, 608}, {3, 2, 1, 0}, {0}, {0}},
     };
     size_t i;
     for (i = 0; i < sizeof t / sizeof *t; i++) {
@@ -600,6 +603,10 @@ static void large_shapes(void)
             strstr(tpose_kernel_name(tpose_kernel_auto(32, 32 * 64 * 64, 4)), "stream"))
             TT_CHECK(strstr(last_describe, "line tiles") != NULL,
                      "32x32 float slices, streamed: the line tiles, not %s", last_describe);
+        if (t[i].dims[0] == 96 && t[i].dims[3] == 608 && strstr(last_describe, "3 bands"))
+            TT_CHECK(strstr(last_describe, "x3] outermost") != NULL,
+                     "bands leaving many destination lines open: their loop innermost, not %s",
+                     last_describe);
         if (t[i].dims[0] == 20 && t[i].dims[2] == 12)
             TT_CHECK(strstr(last_describe, "direct") != NULL,
                      "1-byte slices of 16-64 KiB, source rows apart: the tiles directly, not %s",
