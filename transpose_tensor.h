@@ -423,15 +423,17 @@ static int tposei_tp_adjacent(const tposei_tp_plan *p)
    lines its short rows touch beyond those its bytes fill, on both sides (a row of b bytes
    touches b / 64 lines rounded up, and half a line more on average where b is not whole
    lines). A slice through the plain tiles directly has no call to pay for but plain
-   stores and 32-byte tiles: `direct` per byte, whatever its shape (with the next slice's
-   lines asked for ahead, neither its streams nor its part lines showed in the times of
-   16- to 112-row slices); through the line tiles, the kernel's time and the lines without the call (in bands, they run at
-   0.8-1.3 of memcpy whatever their size). Wide elements are copies, dearer where they are
-   not whole lines: by half a line per element, the source side's part line on average
-   (the destination's rows are gathered whole). */
+   stores and 32-byte tiles: `direct` per byte, and more for each KiB of the slice (or
+   band), fitted on slices of 0.75-33 KiB (the larger the next slice, the more lines are
+   asked for at once); neither its streams nor its part lines showed in the times once
+   the next slice's lines were asked for. Through the line tiles, the kernel's time and the lines
+   without the call (in bands, they run at 0.8-1.3 of memcpy whatever their size). Wide
+   elements are copies, dearer where they are not whole lines: by half a line per element,
+   the source side's part line on average (the destination's rows are gathered whole). */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 2.5   /* weight of the lines touched beyond those needed */
-#define TPOSEI_TP_DIRECT 1.45 /* per byte, a slice through the plain tiles directly */
+#define TPOSEI_TP_DIRECT 1.3 /* per byte, a slice through the plain tiles directly */
+#define TPOSEI_TP_DIRECT_KIB 0.028 /* ... more for each KiB of the slice */
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -459,8 +461,9 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     if (p->kind == TPOSEI_TP_COPY || p->kind == TPOSEI_TP_EMPTY) return 1.0;
     if (e >= TPOSEI_TP_RUN_MIN) return (p->stream ? 0.9 : 1.2) + (e % 64 ? 32.0 / (double)e : 0.0);
     if (p->kind == TPOSEI_TP_RUNS) return 1.0 + 24.0 / (double)e; /* short runs */
-    if (p->direct == TPOSEI_TP_DIRECT_TILES) return TPOSEI_TP_DIRECT;
     slice = (double)p->rows * (double)p->cols * (double)e;
+    if (p->direct == TPOSEI_TP_DIRECT_TILES)
+        return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_KIB * slice / 1024.0;
     waste = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
              (double)p->cols * (double)tposei_tp_halves(p->rows * e)) * 64.0 / 4.0 / slice -
             1.0;
