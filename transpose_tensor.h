@@ -278,6 +278,13 @@ static size_t tposei_tp_block(size_t elem)
    rows of 64-256 bytes x1.1-2.1 faster (bench/MEASURED.md, "Line tiles for tensor slices"). */
 #define TPOSEI_TP_LINES_ROW_MAX 256
 
+/* 1 where a slice's source rows are adjacent: the slice is one block of the source, read as
+   one stream. */
+static int tposei_tp_adjacent(const tposei_tp_plan *p)
+{
+    return p->src_stride == p->cols * p->elem;
+}
+
 /* Slices smaller than this go through the kit's tiles directly (tposei_tp_tiles). */
 #ifndef TPOSEI_TP_DIRECT_BELOW
 #define TPOSEI_TP_DIRECT_BELOW 16384
@@ -292,8 +299,8 @@ static size_t tposei_tp_block(size_t elem)
 /* The size under which a slice goes through the kit's tiles directly. */
 static size_t tposei_tp_direct_below(const tposei_tp_plan *p)
 {
-    return p->elem == 1 && p->src_stride != p->cols ? TPOSEI_TP_DIRECT_BELOW_1
-                                                    : TPOSEI_TP_DIRECT_BELOW;
+    return p->elem == 1 && !tposei_tp_adjacent(p) ? TPOSEI_TP_DIRECT_BELOW_1
+                                                  : TPOSEI_TP_DIRECT_BELOW;
 }
 
 /* 1 for the kernels that store whole destination lines non-temporally. */
@@ -404,13 +411,6 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
     }
 }
 
-/* 1 where a slice's source rows are adjacent: the slice is one block of the source, read as
-   one stream. */
-static int tposei_tp_adjacent(const tposei_tp_plan *p)
-{
-    return p->src_stride == p->cols * p->elem;
-}
-
 /* ======================================================================================== */
 // >>cost
 /* ======================================================================================== */
@@ -425,11 +425,12 @@ static int tposei_tp_adjacent(const tposei_tp_plan *p)
    lines). A slice through the plain tiles directly has no call to pay for but plain
    stores and 32-byte tiles: `direct` per byte, and more for each KiB of the slice (or
    band), fitted on slices of 0.75-33 KiB (the larger the next slice, the more lines are
-   asked for at once); neither its streams nor its part lines showed in the times once
-   the next slice's lines were asked for. Through the line tiles, the kernel's time and the lines
-   without the call (in bands, they run at 0.8-1.3 of memcpy whatever their size). Wide
-   elements are copies, dearer where they are not whole lines: by half a line per element,
-   the source side's part line on average (the destination's rows are gathered whole). */
+   asked for at once); neither its streams nor its part lines showed in the times once the
+   next slice's lines were asked for. Through the line tiles, the kernel's time and the
+   lines without the call (in bands, they run at 0.8-1.3 of memcpy whatever their size).
+   Wide elements are copies, dearer where they are not whole lines: by half a line per
+   element, the source side's part line on average (the destination's rows are gathered
+   whole). */
 #define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
 #define TPOSEI_TP_WASTE 2.5   /* weight of the lines touched beyond those needed */
 #define TPOSEI_TP_DIRECT 1.3 /* per byte, a slice through the plain tiles directly */
@@ -662,7 +663,7 @@ TPOSEI_FORCE_INLINE void tposei_tp_fetch(const unsigned char *at, size_t stride,
 }
 
 /* Asks for the lines of the slice the plain tiles move next, both sides, while they move
-   this one. Their rows are a line or less, read and written in up to 96 places at once: more
+   this one. Their rows are a line or less, read and written in up to 112 places at once: more
    streams than the hardware prefetcher follows, so without this every line's miss waits in
    turn (MEASURED.md, "Prefetching the next slice"). */
 TPOSEI_FORCE_INLINE void tposei_tp_ahead(const tposei_tp_plan *p, const unsigned char *dst,
