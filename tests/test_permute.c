@@ -607,7 +607,8 @@ static void large_shapes(void)
             TT_CHECK(strstr(last_describe, "x3] outermost") != NULL,
                      "bands leaving many destination lines open: their loop innermost, not %s",
                      last_describe);
-        if (t[i].dims[0] == 20 && t[i].dims[2] == 12)
+        if (t[i].dims[0] == 20 && t[i].dims[2] == 12 &&
+            tpose_kernel_supported(TPOSE_KERNEL_AVX2, 1))
             TT_CHECK(strstr(last_describe, "direct") != NULL,
                      "1-byte slices of 16-64 KiB, source rows apart: the tiles directly, not %s",
                      last_describe);
