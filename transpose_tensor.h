@@ -285,6 +285,15 @@ static int tposei_tp_adjacent(const tposei_tp_plan *p)
     return p->src_stride == p->cols * p->elem;
 }
 
+/* Slices (or bands) of this many bytes or more ask for the next one's lines tile by tile as
+   they move (tposei_tp_tiles); smaller ones through the plain tiles all at once before they
+   start (tposei_tp_ahead), through the line tiles not at all. All at once, a 16 KiB slice
+   asks for some 800 lines, more than the core keeps in flight, and waits; tile by tile ran
+   4.5-33 KiB slices x1.2-2.0 faster, and 0.75-3.5 KiB ones x0.7-0.95 slower, where the
+   next slice then comes too soon after its lines are asked for (MEASURED.md, "Asking for
+   the next slice tile by tile"). */
+#define TPOSEI_TP_SPREAD_FROM 4096
+
 /* Slices smaller than this go through the kit's tiles directly (tposei_tp_tiles). */
 #ifndef TPOSEI_TP_DIRECT_BELOW
 #define TPOSEI_TP_DIRECT_BELOW 16384
@@ -423,18 +432,18 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
    lines its short rows touch beyond those its bytes fill, on both sides (a row of b bytes
    touches b / 64 lines rounded up, and half a line more on average where b is not whole
    lines). A slice through the plain tiles directly has no call to pay for but plain
-   stores and 32-byte tiles: `direct` per byte, and more for each KiB of the slice (or
-   band), fitted on slices of 0.75-33 KiB (the larger the next slice, the more lines are
-   asked for at once); neither its streams nor its part lines showed in the times once the
-   next slice's lines were asked for. Through the line tiles, the kernel's time and the
-   lines without the call (in bands, they run at 0.8-1.3 of memcpy whatever their size).
-   Wide elements are copies, dearer where they are not whole lines: by half a line per
-   element, the source side's part line on average (the destination's rows are gathered
-   whole). */
-#define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
-#define TPOSEI_TP_WASTE 2.5   /* weight of the lines touched beyond those needed */
-#define TPOSEI_TP_DIRECT 1.3 /* per byte, a slice through the plain tiles directly */
-#define TPOSEI_TP_DIRECT_KIB 0.028 /* ... more for each KiB of the slice */
+   stores and 32-byte tiles: `direct` per byte whatever its size (0.75-57 KiB fitted);
+   neither its streams nor its part lines showed in the times once the next slice's lines
+   were asked for. Through the line tiles, the kernel's time and the lines without the call
+   (in bands, they run at 0.8-1.3 of memcpy whatever their size), and `lines_ahead` per byte
+   once a slice is large enough to ask for the next one's source lines as it goes
+   (TPOSEI_TP_SPREAD_FROM), which hides the lines its short rows waste. Wide elements are
+   copies, dearer where they are not whole lines: by half a line per element, the source
+   side's part line on average (the destination's rows are gathered whole). */
+#define TPOSEI_TP_CALL 4000.0      /* bytes of memcpy: one matrix call's fixed cost */
+#define TPOSEI_TP_WASTE 2.5        /* weight of the lines touched beyond those needed */
+#define TPOSEI_TP_DIRECT 1.4       /* per byte, a slice through the plain tiles directly */
+#define TPOSEI_TP_LINES_AHEAD 0.9  /* ... through the line tiles, asking ahead */
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -463,8 +472,9 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     if (e >= TPOSEI_TP_RUN_MIN) return (p->stream ? 0.9 : 1.2) + (e % 64 ? 32.0 / (double)e : 0.0);
     if (p->kind == TPOSEI_TP_RUNS) return 1.0 + 24.0 / (double)e; /* short runs */
     slice = (double)p->rows * (double)p->cols * (double)e;
-    if (p->direct == TPOSEI_TP_DIRECT_TILES)
-        return TPOSEI_TP_DIRECT + TPOSEI_TP_DIRECT_KIB * slice / 1024.0;
+    if (p->direct == TPOSEI_TP_DIRECT_TILES) return TPOSEI_TP_DIRECT;
+    if (p->direct == TPOSEI_TP_DIRECT_LINES && slice >= TPOSEI_TP_SPREAD_FROM)
+        return TPOSEI_TP_LINES_AHEAD;
     waste = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
              (double)p->cols * (double)tposei_tp_halves(p->rows * e)) * 64.0 / 4.0 / slice -
             1.0;
@@ -541,16 +551,46 @@ static void tposei_tp_moves(const tposei_job *j, size_t t, tposei_tp_stream_fn s
     }
 }
 
+/* Where the next slice lies from this one, for the tiles to ask for its lines as they go:
+   the source's, and the destination's where `dst_too` (not for the line tiles, whose
+   non-temporal stores read no line first). */
+typedef struct tposei_tp_step {
+    ptrdiff_t src, dst;
+    int dst_too;
+} tposei_tp_step;
+
+/* Asks for the lines of one tile into L2: t rows of the source, and of the destination where
+   `dst_too`, each row's first and last byte (a row of a tile is a line or less, and may
+   straddle two). */
+TPOSEI_FORCE_INLINE void tposei_tp_fetch_tile(const unsigned char *dst, size_t ds,
+                                              const unsigned char *src, size_t ss, size_t t,
+                                              size_t e, int dst_too)
+{
+    size_t i;
+    for (i = 0; i < t; i++) {
+        TPOSEI_PREFETCH_L2(src + i * ss);
+        TPOSEI_PREFETCH_L2(src + i * ss + t * e - 1);
+        if (!dst_too) continue;
+        TPOSEI_PREFETCH_L2(dst + i * ds);
+        TPOSEI_PREFETCH_L2(dst + i * ds + t * e - 1);
+    }
+}
+
 /* A small slice through the kit's tiles directly: whole tiles, the last row and column of
    them overlapping the one before (writing the same bytes again), one call per tile and
-   none of a matrix call's setup, which costs more than a slice of a KiB (MEASURED.md). */
-static void tposei_tp_tiles(const tposei_job *j, tposei_tile_fn tile, size_t t)
+   none of a matrix call's setup, which costs more than a slice of a KiB (MEASURED.md).
+   With `next`, each tile first asks for the same tile of the next slice. */
+static void tposei_tp_tiles(const tposei_job *j, tposei_tile_fn tile, size_t t,
+                            const tposei_tp_step *next)
 {
     const size_t e = j->esize, ss = j->src_stride, ds = j->dst_stride;
     size_t r = 0, c;
     for (;;) {
         for (c = 0;;) {
-            tile(j->dst + c * ds + r * e, ds, j->src + r * ss + c * e, ss);
+            unsigned char *d = j->dst + c * ds + r * e;
+            const unsigned char *s = j->src + r * ss + c * e;
+            if (next) tposei_tp_fetch_tile(d + next->dst, ds, s + next->src, ss, t, e, next->dst_too);
+            tile(d, ds, s, ss);
             if (c + t >= j->cols) break;
             c = c + 2 * t <= j->cols ? c + t : j->cols - t;
         }
@@ -585,9 +625,9 @@ static void tposei_tp_slice(tposei_job *job, const tposei_tp_plan *p, unsigned c
 
 /* Pieces [lo, hi) of `den` of the slice (or runs) at dst and src; 0 to 1 of 1 is all of it.
    A slice is cut as tpose_matrix_task cuts a matrix; a piece too small for the direct tiles
-   goes through the matrix kernel. */
+   goes through the matrix kernel. `next` (or NULL) goes to the direct tiles. */
 static void tposei_tp_leaf_at(const tposei_tp_leaf *l, unsigned char *dst, const unsigned char *src,
-                              size_t lo, size_t hi, size_t den)
+                              size_t lo, size_t hi, size_t den, const tposei_tp_step *next)
 {
     const tposei_tp_plan *p = l->p;
     tposei_job job, sub;
@@ -606,7 +646,7 @@ static void tposei_tp_leaf_at(const tposei_tp_leaf *l, unsigned char *dst, const
     }
     if (l->tile && j->rows >= l->tile_edge && j->cols >= l->tile_edge &&
         (!l->lines || ((uintptr_t)j->dst % TPOSEI_CACHE_LINE == 0 && j->rows % l->tile_edge == 0)))
-        tposei_tp_tiles(j, l->tile, l->tile_edge);
+        tposei_tp_tiles(j, l->tile, l->tile_edge, next);
     else if (l->run)
         l->run(p->kernel, j);
     else
@@ -682,14 +722,17 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
     const tposei_kit kit = tposei_kit_get(p->elem);
     size_t left[TPOSE_MAX_RANK], k, slice = from / per, rest = slice;
     tposei_tp_leaf leaf;
-    int ahead;
+    tposei_tp_step step;
+    int ahead, spread;
     leaf.p = p;
     leaf.stream = p->stream ? kit.stream_row : NULL;
     leaf.run = p->elem < TPOSEI_TP_RUN_MIN ? kit.run : NULL;
     leaf.tile = tposei_tp_tile_of(p, &kit);
     leaf.lines = p->direct == TPOSEI_TP_DIRECT_LINES && leaf.tile;
     leaf.tile_edge = p->block;
-    ahead = per == 1 && leaf.tile && !leaf.lines;
+    spread = per == 1 && leaf.tile && p->rows * p->cols * p->elem >= TPOSEI_TP_SPREAD_FROM;
+    ahead = per == 1 && leaf.tile && !leaf.lines && !spread;
+    step.dst_too = !leaf.lines;
     for (k = depth; k-- > 0;) { /* the first slice's index: steps left along each loop */
         const tposei_tp_axis *a = &p->loop[k];
         const size_t i = rest % a->n;
@@ -705,7 +748,10 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
         const int last = at + per >= to;
         if (!last) tposei_tp_next(p, left, &dst, &src);
         if (!last && ahead) tposei_tp_ahead(p, dst, src);
-        tposei_tp_leaf_at(&leaf, here_dst, here_src, from - at, tposei_min(to - at, per), per);
+        step.src = src - here_src;
+        step.dst = dst - here_dst;
+        tposei_tp_leaf_at(&leaf, here_dst, here_src, from - at, tposei_min(to - at, per), per,
+                          !last && spread ? &step : NULL);
         if (last) break;
         from = at + per;
     }
