@@ -294,28 +294,35 @@ static int tposei_tp_adjacent(const tposei_tp_plan *p)
    the next slice tile by tile"). */
 #define TPOSEI_TP_SPREAD_FROM 4096
 
-/* Slices smaller than this go through the kit's tiles directly (tposei_tp_tiles). */
-#ifndef TPOSEI_TP_DIRECT_BELOW
-#define TPOSEI_TP_DIRECT_BELOW 16384
-#endif
-
-/* ... and 1-byte slices whose source rows are apart, up to this: the matrix kernel ran
-   96x608 and 608x96 ones at 0.3-0.6 of memcpy, the tiles (in bands, the next band's lines
-   asked for ahead) x1.4-1.6 faster, two cases x0.9-0.96; 2-byte ones gained nothing
-   (bench/MEASURED.md, "Prefetching the next slice"). */
-#define TPOSEI_TP_DIRECT_BELOW_1 65536
-
-/* The size under which a slice goes through the kit's tiles directly. */
-static size_t tposei_tp_direct_below(const tposei_tp_plan *p)
-{
-    return p->elem == 1 && !tposei_tp_adjacent(p) ? TPOSEI_TP_DIRECT_BELOW_1
-                                                  : TPOSEI_TP_DIRECT_BELOW;
-}
-
 /* 1 for the kernels that store whole destination lines non-temporally. */
 static int tposei_tp_streams(tpose_kernel k)
 {
     return k == TPOSE_KERNEL_AVX2_STREAM || k == TPOSE_KERNEL_AVX512_STREAM;
+}
+
+/* 1 where a small slice goes through the plain tiles (tposei_tp_direct): its destination is
+   not streamed, or its rows are not whole lines. */
+static int tposei_tp_plain(const tposei_tp_plan *p)
+{
+    return !tposei_tp_streams(p->kernel) || p->rows * p->elem % TPOSEI_CACHE_LINE != 0;
+}
+
+/* Slices smaller than this go through the kit's tiles directly (tposei_tp_tiles)... */
+#ifndef TPOSEI_TP_DIRECT_BELOW
+#define TPOSEI_TP_DIRECT_BELOW 16384
+#endif
+
+/* ... and those for the plain tiles up to this: with the next slice's lines asked for tile
+   by tile, the plain tiles ran 1-byte 352x48, 48x352, 96x608, 608x96 and 48x784 slices
+   (17-58 KiB, a dense destination or not) x1.4-2.7 faster than the matrix kernel, 2-byte
+   48x352 ones x1.5 (bench/MEASURED.md, "Asking for the next slice tile by tile"). The line
+   tiles get no such help and keep the smaller limit. */
+#define TPOSEI_TP_DIRECT_PLAIN_BELOW 65536
+
+/* The size under which a slice goes through the kit's tiles directly. */
+static size_t tposei_tp_direct_below(const tposei_tp_plan *p)
+{
+    return tposei_tp_plain(p) ? TPOSEI_TP_DIRECT_PLAIN_BELOW : TPOSEI_TP_DIRECT_BELOW;
 }
 
 /* How small slices go without a matrix call: not (through the matrix kernel), through the
@@ -347,7 +354,7 @@ static int tposei_tp_direct(const tposei_tp_plan *p, const tposei_kit *kit)
     if (p->elem >= TPOSEI_TP_RUN_MIN ||
         (p->rows * p->cols * p->elem >= tposei_tp_direct_below(p) && !tposei_tp_few_rows(p)))
         return TPOSEI_TP_DIRECT_NONE;
-    if (tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0)
+    if (!tposei_tp_plain(p))
         return kit->line_nt && p->rows % kit->line_edge == 0 && p->cols >= kit->line_edge &&
                        p->dst_stride % TPOSEI_CACHE_LINE == 0 &&
                        p->rows * p->elem <= TPOSEI_TP_LINES_ROW_MAX

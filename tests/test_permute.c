@@ -567,11 +567,13 @@ static void large_shapes(void)
         /* source rows adjacent (each slice one block): no bands */
         {4, 4, {40, 25, 48, 48}, {1, 0, 3, 2}, {0}, {0}},
         /* slices of 48 rows over the direct tiles' size, destination rows apart: still the
-           tiles directly; a dense destination (NCHW -> NHWC, 48 channels): the matrix kernel */
+           tiles directly; a dense destination (NCHW -> NHWC, 48 channels): the tiles up to
+           64 KiB at 1 byte, the matrix kernel above */
         {4, 1, {48, 28, 4, 352}, {3, 2, 1, 0}, {0}, {0}},
         {4, 2, {48, 28, 4, 352}, {3, 2, 1, 0}, {0}, {352, 5, 28, 48}},
         {4, 4, {48, 28, 4, 352}, {3, 2, 1, 0}, {0}, {0}},
         {4, 1, {32, 48, 28, 28}, {0, 2, 3, 1}, {0}, {0}},
+        {4, 1, {3, 48, 56, 56}, {0, 2, 3, 1}, {0}, {0}},
         /* slices the tiles would cover more than 1.5 times over: tiles of half the edge, for
            1- and 2-byte elements; in bands where the tensor is big */
         {4, 1, {48, 60, 80, 48}, {3, 2, 1, 0}, {0}, {0}},
@@ -637,10 +639,13 @@ static void large_shapes(void)
                          strstr(last_describe, ", direct") != NULL,
                      "48x352 slices, destination rows apart: the tiles directly, not %s",
                      last_describe);
-        if (t[i].dims[1] == 48 && t[i].dims[2] == 28)
-            TT_CHECK(strstr(last_describe, "direct") == NULL,
-                     "48-row slices of a dense destination: the matrix kernel, not %s",
+        if (t[i].dims[1] == 48 && t[i].dims[3] == t[i].dims[2] &&
+            tpose_kernel_supported(TPOSE_KERNEL_AVX2, 1))
+            TT_CHECK((strstr(last_describe, "direct") != NULL) == (t[i].dims[2] == 28),
+                     "48-row slices of a dense destination: the tiles directly up to 64 KiB, "
+                     "the matrix kernel above, not %s",
                      last_describe);
+
         if (t[i].esize <= 2 && t[i].dims[0] * t[i].esize <= 112 &&
             t[i].dims[3] * t[i].esize == 48 &&
             tpose_kernel_supported(TPOSE_KERNEL_AVX2, t[i].esize))
@@ -655,6 +660,34 @@ static void large_shapes(void)
             TT_CHECK(strstr(last_describe, " 48x48 slices by 16x16") != NULL,
                      "48x48 float slices of adjacent source rows: no bands, not %s",
                      last_describe);
+    }
+}
+
+/* Slices for the plain tiles of 16-64 KiB whose source rows are adjacent (each slice one block
+   of the source): the tiles directly, each tile asking for the next slice's lines as it goes;
+   every pointer offset of run_case's cycle, padded outer sizes on one. */
+static void plain_tiles_to_64k(void)
+{
+    static const struct {
+        size_t rank, esize, dims[5], perm[5], so[5], dout[5];
+    } t[] = {
+        {5, 1, {2, 3, 4, 352, 48}, {2, 0, 4, 1, 3}, {0}, {0}}, /* 352x48 */
+        {5, 2, {3, 2, 48, 4, 352}, {1, 3, 0, 4, 2}, {0}, {2, 5, 3, 353, 50}}, /* 48x352 */
+        {4, 1, {3, 2, 96, 608}, {1, 0, 3, 2}, {0}, {0}}, /* 96x608, a dense destination */
+    };
+    size_t i, m;
+    for (i = 0; i < sizeof t / sizeof *t; i++) {
+        for (m = 0; m < 3; m++) {
+            pcase c;
+            pcase_from(&c, t[i].rank, t[i].esize, t[i].dims, t[i].perm, t[i].so, t[i].dout);
+            mis_override = m == 0 ? 0 : m == 1 ? 32 : -1;
+            run_case(&c);
+            mis_override = -1;
+            if (tpose_kernel_supported(TPOSE_KERNEL_AVX2, t[i].esize))
+                TT_CHECK(strstr(last_describe, "tiles, direct") != NULL,
+                         "plain-tile slices of 16-64 KiB: the tiles directly, not %s",
+                         last_describe);
+        }
     }
 }
 
@@ -1119,6 +1152,7 @@ int main(void)
     matrices();
     wide_elements();
     large_shapes();
+    plain_tiles_to_64k();
     limit_after_plan();
 #ifdef TT_PERMUTE_THREADS
     threads();
