@@ -285,13 +285,14 @@ static int tposei_tp_adjacent(const tposei_tp_plan *p)
     return p->src_stride == p->cols * p->elem;
 }
 
-/* Slices (or bands) of this many bytes or more ask for the next one's lines tile by tile as
-   they move (tposei_tp_tiles); smaller ones through the plain tiles all at once before they
-   start (tposei_tp_ahead), through the line tiles not at all. All at once, a 16 KiB slice
-   asks for some 800 lines, more than the core keeps in flight, and waits; tile by tile ran
-   4.5-33 KiB slices x1.2-2.0 faster, and 0.75-3.5 KiB ones x0.7-0.95 slower, where the
-   next slice then comes too soon after its lines are asked for (MEASURED.md, "Asking for
-   the next slice tile by tile"). */
+/* Slices (or bands) through the plain tiles of this many bytes or more ask for the next
+   one's lines tile by tile as they move (tposei_tp_tiles), smaller ones all at once before
+   they start (tposei_tp_ahead). All at once, a 16 KiB slice asks for some 800 lines, more
+   than the core keeps in flight, and waits; tile by tile ran 4.5-33 KiB slices x1.2-2.0
+   faster, and 0.75-3.5 KiB ones x0.7-0.95 slower, where the next slice then comes too soon
+   after its lines are asked for. Slices through the line tiles ask for the next one's
+   source lines tile by tile whatever their size (2-byte 2-3 KiB ones x1.3-1.7, 4-byte ones
+   x1.0-1.1; MEASURED.md, "Asking for the next slice tile by tile"). */
 #define TPOSEI_TP_SPREAD_FROM 4096
 
 /* 1 for the kernels that store whole destination lines non-temporally. */
@@ -441,16 +442,15 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
    lines). A slice through the plain tiles directly has no call to pay for but plain
    stores and 32-byte tiles: `direct` per byte whatever its size (0.75-57 KiB fitted);
    neither its streams nor its part lines showed in the times once the next slice's lines
-   were asked for. Through the line tiles, the kernel's time and the lines without the call
-   (in bands, they run at 0.8-1.3 of memcpy whatever their size), and `lines_ahead` per byte
-   once a slice is large enough to ask for the next one's source lines as it goes
-   (TPOSEI_TP_SPREAD_FROM), which hides the lines its short rows waste. Wide elements are
-   copies, dearer where they are not whole lines: by half a line per element, the source
-   side's part line on average (the destination's rows are gathered whole). */
-#define TPOSEI_TP_CALL 4000.0      /* bytes of memcpy: one matrix call's fixed cost */
-#define TPOSEI_TP_WASTE 2.5        /* weight of the lines touched beyond those needed */
-#define TPOSEI_TP_DIRECT 1.4       /* per byte, a slice through the plain tiles directly */
-#define TPOSEI_TP_LINES_AHEAD 0.9  /* ... through the line tiles, asking ahead */
+   were asked for. Through the line tiles, `lines` per byte whatever the slice's size
+   (2-66 KiB fitted): asking for the next slice's source lines as they go hides the lines
+   their short rows waste. Wide elements are copies, dearer where they are not whole lines:
+   by half a line per element, the source side's part line on average (the destination's
+   rows are gathered whole). */
+#define TPOSEI_TP_CALL 4000.0 /* bytes of memcpy: one matrix call's fixed cost */
+#define TPOSEI_TP_WASTE 2.5   /* weight of the lines touched beyond those needed */
+#define TPOSEI_TP_DIRECT 1.4  /* per byte, a slice through the plain tiles directly */
+#define TPOSEI_TP_LINES 0.9   /* ... through the line tiles */
 
 /* Lines a row of `bytes` touches, in halves of a line (an unaligned row half a line more). */
 static size_t tposei_tp_halves(size_t bytes)
@@ -478,15 +478,12 @@ static double tposei_tp_cost(const tposei_tp_plan *p)
     if (p->kind == TPOSEI_TP_COPY || p->kind == TPOSEI_TP_EMPTY) return 1.0;
     if (e >= TPOSEI_TP_RUN_MIN) return (p->stream ? 0.9 : 1.2) + (e % 64 ? 32.0 / (double)e : 0.0);
     if (p->kind == TPOSEI_TP_RUNS) return 1.0 + 24.0 / (double)e; /* short runs */
-    slice = (double)p->rows * (double)p->cols * (double)e;
     if (p->direct == TPOSEI_TP_DIRECT_TILES) return TPOSEI_TP_DIRECT;
-    if (p->direct == TPOSEI_TP_DIRECT_LINES && slice >= TPOSEI_TP_SPREAD_FROM)
-        return TPOSEI_TP_LINES_AHEAD;
+    if (p->direct == TPOSEI_TP_DIRECT_LINES) return TPOSEI_TP_LINES;
+    slice = (double)p->rows * (double)p->cols * (double)e;
     waste = ((double)p->rows * (double)tposei_tp_halves(p->cols * e) +
              (double)p->cols * (double)tposei_tp_halves(p->rows * e)) * 64.0 / 4.0 / slice -
             1.0;
-    if (p->direct == TPOSEI_TP_DIRECT_LINES)
-        return tposei_tp_kernel_cost(e) + TPOSEI_TP_WASTE * waste;
     return tposei_tp_kernel_cost(e) + TPOSEI_TP_CALL / slice + TPOSEI_TP_WASTE * waste;
 }
 
@@ -737,7 +734,8 @@ static void tposei_tp_walk(const tposei_tp_plan *p, unsigned char *dst, const un
     leaf.tile = tposei_tp_tile_of(p, &kit);
     leaf.lines = p->direct == TPOSEI_TP_DIRECT_LINES && leaf.tile;
     leaf.tile_edge = p->block;
-    spread = per == 1 && leaf.tile && p->rows * p->cols * p->elem >= TPOSEI_TP_SPREAD_FROM;
+    spread = per == 1 && leaf.tile &&
+             (leaf.lines || p->rows * p->cols * p->elem >= TPOSEI_TP_SPREAD_FROM);
     ahead = per == 1 && leaf.tile && !leaf.lines && !spread;
     step.dst_too = !leaf.lines;
     for (k = depth; k-- > 0;) { /* the first slice's index: steps left along each loop */
