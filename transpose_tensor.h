@@ -308,22 +308,20 @@ static int tposei_tp_plain(const tposei_tp_plan *p)
     return !tposei_tp_streams(p->kernel) || p->rows * p->elem % TPOSEI_CACHE_LINE != 0;
 }
 
-/* Slices smaller than this go through the kit's tiles directly (tposei_tp_tiles)... */
-#ifndef TPOSEI_TP_DIRECT_BELOW
-#define TPOSEI_TP_DIRECT_BELOW 16384
-#endif
-
-/* ... and those for the plain tiles up to this: with the next slice's lines asked for tile
-   by tile, the plain tiles ran 1-byte 352x48, 48x352, 96x608, 608x96 and 48x784 slices
-   (17-58 KiB, a dense destination or not) x1.4-2.7 faster than the matrix kernel, 2-byte
-   48x352 ones x1.5 (bench/MEASURED.md, "Asking for the next slice tile by tile"). The line
-   tiles get no such help and keep the smaller limit. */
-#define TPOSEI_TP_DIRECT_PLAIN_BELOW 65536
+/* Slices smaller than these go through the kit's tiles directly (tposei_tp_tiles). With the
+   next slice's lines asked for tile by tile, the tiles beat the matrix kernel up to them:
+   the plain tiles ran 1-byte 352x48, 48x352, 96x608, 608x96 and 48x784 slices (17-58 KiB, a
+   dense destination or not) x1.4-2.7 faster, 2-byte 48x352 ones x1.5; the line tiles 2-byte
+   96x96 and 96x608 ones (18 and 114 KiB) x1.4-2.0 but two of seven (x0.83-0.91), 4-byte
+   48x352 ones (66 KiB) x1.3 (bench/MEASURED.md, "Asking for the next slice tile by
+   tile"). */
+#define TPOSEI_TP_DIRECT_BELOW 65536        /* through the plain tiles */
+#define TPOSEI_TP_DIRECT_LINES_BELOW 131072 /* through the line tiles */
 
 /* The size under which a slice goes through the kit's tiles directly. */
 static size_t tposei_tp_direct_below(const tposei_tp_plan *p)
 {
-    return tposei_tp_plain(p) ? TPOSEI_TP_DIRECT_PLAIN_BELOW : TPOSEI_TP_DIRECT_BELOW;
+    return tposei_tp_plain(p) ? TPOSEI_TP_DIRECT_BELOW : TPOSEI_TP_DIRECT_LINES_BELOW;
 }
 
 /* How small slices go without a matrix call: not (through the matrix kernel), through the

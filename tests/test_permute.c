@@ -663,10 +663,11 @@ static void large_shapes(void)
     }
 }
 
-/* Slices for the plain tiles of 16-64 KiB whose source rows are adjacent (each slice one block
-   of the source): the tiles directly, each tile asking for the next slice's lines as it goes;
-   every pointer offset of run_case's cycle, padded outer sizes on one. */
-static void plain_tiles_to_64k(void)
+/* Slices of 16-64 KiB for the plain tiles whose source rows are adjacent (each slice one
+   block of the source), and of 16-128 KiB for the line tiles: the tiles directly, each tile
+   asking for the next slice's lines as it goes; every pointer offset of run_case's cycle,
+   padded outer sizes on one. */
+static void tiles_to_their_limits(void)
 {
     static const struct {
         size_t rank, esize, dims[5], perm[5], so[5], dout[5];
@@ -674,6 +675,7 @@ static void plain_tiles_to_64k(void)
         {5, 1, {2, 3, 4, 352, 48}, {2, 0, 4, 1, 3}, {0}, {0}}, /* 352x48 */
         {5, 2, {3, 2, 48, 4, 352}, {1, 3, 0, 4, 2}, {0}, {2, 5, 3, 353, 50}}, /* 48x352 */
         {4, 1, {3, 2, 96, 608}, {1, 0, 3, 2}, {0}, {0}}, /* 96x608, a dense destination */
+        {4, 2, {20, 96, 20, 96}, {3, 0, 2, 1}, {0}, {0}}, /* 96x96, streamed: line tiles */
     };
     size_t i, m;
     for (i = 0; i < sizeof t / sizeof *t; i++) {
@@ -685,8 +687,11 @@ static void plain_tiles_to_64k(void)
             mis_override = -1;
             if (tpose_kernel_supported(TPOSE_KERNEL_AVX2, t[i].esize))
                 TT_CHECK(strstr(last_describe, "tiles, direct") != NULL,
-                         "plain-tile slices of 16-64 KiB: the tiles directly, not %s",
-                         last_describe);
+                         "slices of 16-128 KiB: the tiles directly, not %s", last_describe);
+            if (t[i].dims[3] == 96 &&
+                strstr(tpose_kernel_name(tpose_kernel_auto(96, 96 * 20 * 20, 2)), "stream"))
+                TT_CHECK(strstr(last_describe, "line tiles, direct") != NULL,
+                         "2-byte 96x96 slices, streamed: the line tiles, not %s", last_describe);
         }
     }
 }
@@ -1152,7 +1157,7 @@ int main(void)
     matrices();
     wide_elements();
     large_shapes();
-    plain_tiles_to_64k();
+    tiles_to_their_limits();
     limit_after_plan();
 #ifdef TT_PERMUTE_THREADS
     threads();
