@@ -591,7 +591,8 @@ static void tposei_tp_tiles(const tposei_job *j, tposei_tile_fn tile, size_t t,
         for (c = 0;;) {
             unsigned char *d = j->dst + c * ds + r * e;
             const unsigned char *s = j->src + r * ss + c * e;
-            if (next) tposei_tp_fetch_tile(d + next->dst, ds, s + next->src, ss, t, e, next->dst_too);
+            if (next)
+                tposei_tp_fetch_tile(d + next->dst, ds, s + next->src, ss, t, e, next->dst_too);
             tile(d, ds, s, ss);
             if (c + t >= j->cols) break;
             c = c + 2 * t <= j->cols ? c + t : j->cols - t;
