@@ -311,10 +311,10 @@ static int tposei_tp_plain(const tposei_tp_plan *p)
 /* Slices smaller than these go through the kit's tiles directly (tposei_tp_tiles). With the
    next slice's lines asked for tile by tile, the tiles beat the matrix kernel up to them:
    the plain tiles ran 1-byte 352x48, 48x352, 96x608, 608x96 and 48x784 slices (17-58 KiB, a
-   dense destination or not) x1.4-2.7 faster, 2-byte 48x352 ones x1.5; the line tiles 2-byte
-   96x96 and 96x608 ones (18 and 114 KiB) x1.4-2.0 but two of seven (x0.83-0.91), 4-byte
-   48x352 ones (66 KiB) x1.3 (bench/MEASURED.md, "Asking for the next slice tile by
-   tile"). */
+   dense destination or not) x1.4-2.7 faster, 2-byte 48x352 ones x1.5; the line tiles five
+   of seven 2-byte 96x96 and 96x608 ones (18 and 114 KiB) x1.4-2.0, the other two x0.83-0.91,
+   and 4-byte 48x352 ones (66 KiB) x1.3 (bench/MEASURED.md, "Asking for the next slice tile
+   by tile"). */
 #define TPOSEI_TP_DIRECT_BELOW 65536        /* through the plain tiles */
 #define TPOSEI_TP_DIRECT_LINES_BELOW 131072 /* through the line tiles */
 
@@ -332,8 +332,9 @@ enum { TPOSEI_TP_DIRECT_NONE, TPOSEI_TP_DIRECT_TILES, TPOSEI_TP_DIRECT_LINES };
    destination rows are apart: they go through the tiles directly whatever their size. The
    matrix kernel joins such short rows into whole lines only for a dense destination (its
    narrow path); here its rows would be partial lines megabytes apart, which the tiles'
-   bands and loop order do better. Dense ones (NCHW -> NHWC with 48 channels) lose x0.5
-   through the tiles and stay (bench/MEASURED.md, "Few-row tensor slices"). */
+   bands and loop order do better. Dense ones over the size limits (NCHW -> NHWC with 48
+   channels and 56x56 pixels) lost x0.4-0.9 through the tiles and stay (bench/MEASURED.md,
+   "Few-row tensor slices"). */
 #define TPOSEI_TP_FEW_ROWS 63
 static int tposei_tp_few_rows(const tposei_tp_plan *p)
 {
@@ -441,7 +442,7 @@ static void tposei_tp_order(tposei_tp_axis *ax, size_t n, size_t src_run)
    stores and 32-byte tiles: `direct` per byte whatever its size (0.75-57 KiB fitted);
    neither its streams nor its part lines showed in the times once the next slice's lines
    were asked for. Through the line tiles, `lines` per byte whatever the slice's size
-   (2-66 KiB fitted): asking for the next slice's source lines as they go hides the lines
+   (2-114 KiB fitted): asking for the next slice's source lines as they go hides the lines
    their short rows waste. Wide elements are copies, dearer where they are not whole lines:
    by half a line per element, the source side's part line on average (the destination's
    rows are gathered whole). */
