@@ -856,7 +856,7 @@ static size_t tposei_tp_src_run(const tposei_tp_plan *p, const tposei_kit *kit, 
 {
     const size_t row = p->cols * p->elem;
     const int adjacent = tposei_tp_adjacent(p);
-    const int lines = tposei_tp_streams(p->kernel) && p->rows * p->elem % TPOSEI_CACHE_LINE == 0;
+    const int lines = !tposei_tp_plain(p);
     const int tiles = p->direct == TPOSEI_TP_DIRECT_TILES && tposei_tp_big(p, kit) &&
                       (adjacent || (p->rows <= TPOSEI_TP_ROWS_AT_ONCE &&
                                     tposei_tp_open(p, n) <= TPOSEI_TP_OPEN_MAX));
